@@ -1,0 +1,152 @@
+// The canonical printer. Unnamed values (made by passes or the builder) get fresh `%tN` names
+// that cannot collide with names already used in the function.
+#include "kir/text/printer.h"
+
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+namespace kir {
+namespace {
+
+class Printer {
+ public:
+  std::ostringstream os;
+
+  void function(const Function& f) {
+    names_.clear();
+    used_.clear();
+    collect(f.body);
+    os << (f.is_kernel() ? "kernel" : "fn") << " @" << f.name << "(";
+    for (size_t i = 0; i < f.body.args.size(); ++i) {
+      const Value& p = *f.body.args[i];
+      if (i) os << ", ";
+      if (p.is_constexpr) os << "constexpr ";
+      os << name(&p) << ": " << p.type.str();
+      if (p.default_value) os << " = " << p.default_value->str();
+    }
+    os << ")";
+    if (!f.is_kernel() || !f.result_types.empty()) {
+      os << " -> ";
+      types(f.result_types, true);
+    }
+    if (f.loc.explicit_loc) os << " " << loc(f.loc);
+    os << " {\n";
+    for (const auto& op : f.body.ops) operation(*op, 1);
+    os << "}\n";
+  }
+
+  void operation(const Operation& op, int indent) {
+    pad(indent);
+    if (!op.results.empty()) {
+      for (size_t i = 0; i < op.results.size(); ++i) os << (i ? ", " : "") << name(op.results[i].get());
+      os << " = ";
+    }
+    os << op.name << "(";
+    for (size_t i = 0; i < op.operands.size(); ++i) os << (i ? ", " : "") << name(op.operands[i]);
+    os << ")";
+    if (!op.attrs.empty()) {
+      os << " {";
+      bool first = true;
+      for (const auto& [k, v] : op.attrs) {
+        os << (first ? "" : ", ") << k << " = " << v.str();
+        first = false;
+      }
+      os << "}";
+    }
+    if (!op.results.empty()) {
+      os << " : ";
+      std::vector<Type> ts;
+      for (const auto& r : op.results) ts.push_back(r->type);
+      types(ts, false);
+    }
+    for (const auto& r : op.regions) {
+      os << " region(";
+      for (size_t i = 0; i < r->args.size(); ++i)
+        os << (i ? ", " : "") << name(r->args[i].get()) << ": " << r->args[i]->type.str();
+      os << ") {\n";
+      for (const auto& sub : r->ops) operation(*sub, indent + 1);
+      pad(indent);
+      os << "}";
+    }
+    if (op.loc.explicit_loc) os << " " << loc(op.loc);
+    os << "\n";
+  }
+
+ private:
+  std::unordered_map<const Value*, std::string> names_;
+  std::set<std::string> used_;
+  int next_ = 0;
+
+  void collect(const Region& r) {
+    for (const auto& a : r.args) if (!a->name.empty()) used_.insert(a->name);
+    for (const auto& op : r.ops) {
+      for (const auto& res : op->results) if (!res->name.empty()) used_.insert(res->name);
+      for (const auto& sub : op->regions) collect(*sub);
+    }
+  }
+  std::string name(const Value* v) {
+    if (!v) return "%<null>";
+    if (!v->name.empty()) return "%" + v->name;
+    auto it = names_.find(v);
+    if (it != names_.end()) return it->second;
+    std::string n;
+    do n = "t" + std::to_string(next_++);
+    while (used_.count(n));
+    used_.insert(n);
+    return names_[v] = "%" + n;
+  }
+  void types(const std::vector<Type>& ts, bool parens_for_one) {
+    if (ts.size() == 1 && !parens_for_one) { os << ts[0].str(); return; }
+    if (ts.size() == 1) { os << ts[0].str(); return; }
+    os << "(";
+    for (size_t i = 0; i < ts.size(); ++i) os << (i ? ", " : "") << ts[i].str();
+    os << ")";
+  }
+  static std::string loc(const Location& l) {
+    std::string f = l.file ? *l.file : "";
+    std::string q;
+    for (char c : f) {
+      if (c == '"' || c == '\\') q += '\\';
+      if (c == '\n') { q += "\\n"; continue; }
+      if (c == '\t') { q += "\\t"; continue; }
+      q += c;
+    }
+    return "loc(\"" + q + "\":" + std::to_string(l.line) + ":" + std::to_string(l.col) + ")";
+  }
+  void pad(int indent) { for (int i = 0; i < indent; ++i) os << "  "; }
+};
+
+}  // namespace
+
+std::string print_function(const Function& f) {
+  Printer p;
+  p.function(f);
+  return p.os.str();
+}
+
+std::string print_module(const Module& m) {
+  std::string out;
+  for (const auto& e : m.enums) {
+    if (!out.empty()) out += "\n";
+    out += "enum @" + e.name + " {";
+    for (size_t i = 0; i < e.members.size(); ++i)
+      out += (i ? ", " : " ") + e.members[i].first + " = " + std::to_string(e.members[i].second);
+    out += e.members.empty() ? "}\n" : " }\n";
+  }
+  for (const auto& f : m.functions) {
+    if (!out.empty()) out += "\n";
+    out += print_function(*f);
+  }
+  return out;
+}
+
+std::string print_op(const Operation& op) {
+  Printer p;
+  p.operation(op, 0);
+  std::string s = p.os.str();
+  if (!s.empty() && s.back() == '\n') s.pop_back();
+  return s;
+}
+
+}  // namespace kir

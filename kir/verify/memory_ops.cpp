@@ -1,0 +1,8 @@
+// Verifier rules for this op family (see kir/verify/context.h for the family's op list).
+#include "kir/verify/context.h"
+
+namespace kir::verify {
+
+void register_memory_ops(OpTable& t) { (void)t; }
+
+}  // namespace kir::verify

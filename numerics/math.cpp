@@ -1,0 +1,69 @@
+// Dispatch of the unary math functions: names, decoding, the special-value table, then the
+// double fast path (f16/bf16/f32) with the MPFR/Ziv path as the fallback and for f64.
+#include "numerics/math.h"
+
+#include <array>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "numerics/format.h"
+#include "numerics/math_detail.h"
+
+namespace kir::num {
+namespace {
+
+constexpr std::array<std::string_view, kNumMathFns> kNames = {
+    "exp", "exp2", "log", "log1p", "lgamma", "sin", "asin", "cos", "tanh",
+    "floor", "erf", "erfc", "i0", "rsqrt", "sqrt", "sigmoid", "abs",
+};
+
+bool supported(DType d) {
+  return d == DType::F16 || d == DType::BF16 || d == DType::F32 || d == DType::F64;
+}
+
+uint64_t encode(DType d, double v) {
+  if (std::isnan(v)) return float_format(d).canonical_nan;
+  return from_double(v, d);  // exact: v is a value of d
+}
+
+uint64_t evaluate(MathFn f, DType d, uint64_t bits, bool ftz, bool fast) {
+  if (!supported(d))
+    throw std::invalid_argument("unary math '" + std::string(name(f)) + "' is not defined for dtype " +
+                                std::string(kir::name(d)));
+  if (ftz) bits = flush_subnormal(bits, d);
+  const double x = to_double(bits, d);
+  uint64_t out;
+  if (auto s = detail::math_special(f, x)) {
+    out = encode(d, *s);
+  } else if (auto r = fast && d != DType::F64 ? detail::math_fast(f, d, x) : std::nullopt) {
+    out = *r;
+  } else {
+    out = encode(d, detail::math_mpfr(f, d, x));
+  }
+  return ftz ? flush_subnormal(out, d) : out;
+}
+
+}  // namespace
+
+std::optional<MathFn> parse_math_fn(std::string_view s) {
+  for (int i = 0; i < kNumMathFns; ++i)
+    if (kNames[i] == s) return static_cast<MathFn>(i);
+  return std::nullopt;
+}
+
+std::string_view name(MathFn f) { return kNames[static_cast<int>(f)]; }
+
+uint64_t eval(MathFn f, DType d, uint64_t bits, bool ftz) { return evaluate(f, d, bits, ftz, true); }
+
+uint64_t eval_reference(MathFn f, DType d, uint64_t bits, bool ftz) {
+  return evaluate(f, d, bits, ftz, false);
+}
+
+std::optional<uint64_t> eval_unary(std::string_view func, DType d, uint64_t bits) {
+  auto f = parse_math_fn(func);
+  if (!f || !supported(d)) return std::nullopt;
+  return eval(*f, d, bits);
+}
+
+}  // namespace kir::num

@@ -1,0 +1,13 @@
+// Names of the scalar operations shared by integer.h and arith.h (and the interpreter).
+#pragma once
+
+namespace kir::num {
+
+enum class BinaryOp : unsigned char { Add, Sub, Mul, Div, Rem, Min, Max, And, Or, Xor, Shl, Shr };
+enum class UnaryOp : unsigned char { Neg, Abs, Not, Sqrt, Floor };
+enum class CompareOp : unsigned char { Eq, Ne, Lt, Le, Gt, Ge };
+
+const char* op_name(BinaryOp op);
+const char* op_name(UnaryOp op);
+
+}  // namespace kir::num

@@ -1,0 +1,53 @@
+// Helpers for the file-driven KIR suites: listing test files and reading the expectations
+// written in their leading comments (`// expect: RULE "message fragment"`).
+#pragma once
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace kir::test {
+
+inline std::vector<std::filesystem::path> kir_files(const std::string& subdir) {
+  std::vector<std::filesystem::path> out;
+  std::filesystem::path dir = std::filesystem::path(KIR_SOURCE_DIR) / "tests" / "kir" / subdir;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+    if (e.is_regular_file() && e.path().extension() == ".kir") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+inline std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Expectation {
+  std::string rule;
+  std::string fragment;
+};
+
+// Lines of the form `// expect: L6.2 "carry"`.
+inline std::vector<Expectation> expectations(const std::string& text) {
+  std::vector<Expectation> out;
+  std::istringstream in(text);
+  std::string line;
+  const std::string key = "// expect:";
+  while (std::getline(in, line)) {
+    auto pos = line.find(key);
+    if (pos == std::string::npos) continue;
+    std::istringstream rest(line.substr(pos + key.size()));
+    Expectation e;
+    rest >> e.rule;
+    auto q1 = line.find('"', pos);
+    auto q2 = q1 == std::string::npos ? q1 : line.find('"', q1 + 1);
+    if (q1 != std::string::npos && q2 != std::string::npos) e.fragment = line.substr(q1 + 1, q2 - q1 - 1);
+    out.push_back(e);
+  }
+  return out;
+}
+
+}  // namespace kir::test

@@ -1,0 +1,10 @@
+// The `kir` command line: each subcommand family registers itself here, in its own file
+// (cmd_<family>.cpp). A registration adds a CLI11 subcommand whose callback sets `exit_code`:
+// 0 success, 1 invalid input (diagnostics printed), 2 usage error.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace kir::tools {
+void register_ir_commands(CLI::App& app, int& exit_code);        // verify, fmt, normalize
+void register_numerics_commands(CLI::App& app, int& exit_code);  // numerics eval/cast/philox/ulp
+}  // namespace kir::tools

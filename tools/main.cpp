@@ -1,0 +1,28 @@
+// Entry point of the `kir` program: parses the command line and dispatches to a subcommand.
+// Usage errors exit with 2, invalid input with 1; no input may crash the program.
+#include <exception>
+#include <iostream>
+
+#include "tools/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"kir: reference interpreter, CPU backend and oracle for the Intent kernel language"};
+  app.require_subcommand(1);
+  int exit_code = 0;
+  kir::tools::register_ir_commands(app, exit_code);
+  kir::tools::register_numerics_commands(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "kir: internal error: " << e.what() << "\n";
+    return 3;
+  }
+  return exit_code;
+}
