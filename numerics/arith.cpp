@@ -120,6 +120,14 @@ uint64_t min_max(bool is_min, DType d, uint64_t a, uint64_t b) {
   return (is_min == (x < y)) ? a : b;
 }
 
+// Whether the exact operation yields NaN (decided on exact double images of the operands).
+bool nan_result(BinaryOp op, Scalar a, Scalar b) {
+  const double x = to_double(a.bits, a.dtype), y = to_double(b.bits, b.dtype);
+  const double r = op == BinaryOp::Add ? x + y : op == BinaryOp::Sub ? x - y
+                 : op == BinaryOp::Mul ? x * y : x / y;
+  return std::isnan(r);
+}
+
 }  // namespace
 
 Result<Scalar> float_binary(BinaryOp op, Scalar a, Scalar b) {
@@ -129,7 +137,11 @@ Result<Scalar> float_binary(BinaryOp op, Scalar a, Scalar b) {
     case BinaryOp::Add:
     case BinaryOp::Sub:
     case BinaryOp::Mul:
-    case BinaryOp::Div: return Scalar{d, rounded_op(op, d, a.bits, b.bits, false)};
+    case BinaryOp::Div:
+      if (d == DType::E2M1 && nan_result(op, a, b))
+        return make_error(Status::InvalidCast, std::string(op_name(op)) +
+                                                   " produces NaN, which e2m1 cannot represent");
+      return Scalar{d, rounded_op(op, d, a.bits, b.bits, false)};
     case BinaryOp::Min:
     case BinaryOp::Max: return Scalar{d, min_max(op == BinaryOp::Min, d, a.bits, b.bits)};
     case BinaryOp::Rem:
@@ -165,6 +177,8 @@ Result<Scalar> float_unary(UnaryOp op, Scalar a) {
       return Scalar{d, a.bits & ~(uint64_t{1} << (f.bits - 1))};
     case UnaryOp::Floor: return Scalar{d, from_double(std::floor(to_double(a.bits, d)), d)};
     case UnaryOp::Sqrt:
+      if (d == DType::E2M1 && sign_bit(a.bits, d) && classify(a.bits, d) != FpClass::Zero)
+        return make_error(Status::InvalidCast, "sqrt of a negative e2m1 value produces NaN");
       switch (d) {
         case DType::F32: return Scalar{d, f32_bits(std::sqrt(as_f32(a.bits)))};
         case DType::F64: return Scalar{d, f64_bits(std::sqrt(as_f64(a.bits)))};

@@ -6,6 +6,7 @@
 #include <mpfr.h>
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "numerics/format.h"
@@ -52,6 +53,9 @@ bool same(double a, double b) { return a == b && std::signbit(a) == std::signbit
 // at most t_k, and t_k is negligible at precision w; the tail bound t_k is added to the upper sum.
 double ziv_i0(const FloatFormat& f, double x) {
   x = std::fabs(x);
+  // I0(713.987) = DBL_MAX (numerics reference §2.4): larger arguments overflow every format,
+  // and the series would need O(x) terms
+  if (x >= 714) return std::numeric_limits<double>::infinity();
   for (mpfr_prec_t w = f.precision + 24;; w *= 2) {
     Mp q_lo(w), q_hi(w), t_lo(w), t_hi(w), s_lo(w), s_hi(w), tmp(w);
     mpfr_set_d(q_lo, x, MPFR_RNDD);

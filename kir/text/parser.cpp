@@ -162,7 +162,12 @@ class Parser {
     return e;
   }
   Extent extent_factor() {
-    if (accept(Tok::Minus)) return Extent::constant(-1) * extent_factor();
+    if (accept(Tok::Minus)) {
+      enter();
+      Extent e = Extent::constant(-1) * extent_factor();
+      leave();
+      return e;
+    }
     if (is(Tok::Int)) {
       Token t = tok_;
       bump();

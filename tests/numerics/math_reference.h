@@ -14,6 +14,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -98,7 +99,8 @@ inline uint64_t encode_value(double v, const Fmt& f) {  // v exactly representab
 // nullopt when v lies within that error of a rounding midpoint (the correct rounding is then
 // not decided by v).
 template <class T>
-std::optional<double> round_ref(const T& v, const Fmt& f, int trust, int abs_trust = 100000) {
+std::optional<double> round_ref(const T& v, const Fmt& f, int trust, int abs_trust = 100000,
+                                bool exact = false) {
   if (auto nf = round_nonfinite(v)) return nf;
   if (v == 0) return 0.0;
   const bool neg = v < 0;
@@ -119,7 +121,7 @@ std::optional<double> round_ref(const T& v, const Fmt& f, int trust, int abs_tru
   T err = mp::ldexp(a, -trust);
   const T abs_err = mp::ldexp(T(1), -abs_trust);
   if (abs_err > err) err = abs_err;
-  if (mp::ldexp(dist, q) <= err) return std::nullopt;
+  if (!exact && mp::ldexp(dist, q) <= err) return std::nullopt;
   uint64_t ni = static_cast<uint64_t>(n);
   if (frac > T(0.5) || (frac == T(0.5) && (ni & 1))) ++ni;
   double r = std::ldexp(double(ni), q);
@@ -254,6 +256,10 @@ inline uint64_t reference(num::MathFn fn, DType d, uint64_t bits) {
   const Fmt f = fmt_of(d);
   const double x = decode_bits(bits, f);
   if (auto s = ref_special(fn, x)) return encode_value(*s, f);
+  if (fn == num::MathFn::Exp2 && x == std::trunc(x) && std::fabs(x) < 1100) {  // exact power of 2
+    auto r = round_ref(mp::ldexp(Bf128(1), int(x)), f, 0, 100000, true);
+    return encode_value(*r, f);
+  }
   // lgamma's error near its zeros is absolute, not relative
   const bool absolute = fn == num::MathFn::Lgamma;
   std::optional<double> r;
@@ -262,6 +268,12 @@ inline uint64_t reference(num::MathFn fn, DType d, uint64_t bits) {
   if (!r) r = round_ref(ref_value<Bf256>(fn, x), f, 220, absolute ? 220 : 100000);
   if (!r) throw std::runtime_error("reference ambiguous for " + std::string(num::name(fn)));
   return encode_value(*r, f);
+}
+
+// Sample count of the randomized f32/f64 tests: KIR_NUMERICS_SAMPLES (default `dflt`).
+inline long samples(long dflt) {
+  if (const char* e = std::getenv("KIR_NUMERICS_SAMPLES")) return std::max(1L, std::atol(e));
+  return dflt;
 }
 
 }  // namespace kir::test

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The main job: installs what is missing, builds kir and runs the bundled conformance campaign.
+# Until the backend and oracle exist, the campaign checks every bundled kernel: `kir verify`
+# on canonical files, `kir normalize` + verify on surface files, and prints a summary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$(nproc)" --target kir
+exec build/tools/kir campaign examples tests/kir/valid tests/kir/normalize

@@ -1,0 +1,172 @@
+// Surface -> canonical normalization (seed 000 §19; docs/normalization.md). Every
+// tests/kir/normalize/<name>.kir is normalized and printed, compared byte-for-byte with the
+// hand-written <name>.expected.kir, and the result must verify as canonical KIR. Every
+// tests/kir/normalize/errors/*.kir must be rejected by the normalizer with its `// expect:` rules.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+
+#include "kir/normalize/normalize.h"
+#include "kir/normalize/widening.h"
+#include "kir/text/parser.h"
+#include "kir/text/printer.h"
+#include "kir/verify/verifier.h"
+#include "tests/kir/file_suite.h"
+
+using namespace kir;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_expected(const fs::path& p) { return p.filename().string().find(".expected.kir") != std::string::npos; }
+bool in_errors(const fs::path& p) { return p.parent_path().filename() == "errors"; }
+
+std::vector<fs::path> pair_inputs() {
+  std::vector<fs::path> out;
+  for (const auto& p : test::kir_files("normalize"))
+    if (!is_expected(p) && !in_errors(p)) out.push_back(p);
+  return out;
+}
+
+// Normalizes one pair; returns the printed result (empty on failure, with diagnostics rendered).
+std::string normalized(const fs::path& path, std::string& log) {
+  std::string src = test::read_text(path);
+  Diagnostics d;
+  auto m = parse_module(src, path.filename().string(), d);
+  if (!m) {
+    log = d.render(src);
+    return "";
+  }
+  if (!normalize_module(*m, d)) {
+    log = d.render(src);
+    return "";
+  }
+  return print_module(*m);
+}
+
+}  // namespace
+
+TEST_CASE("normalization pairs match their expected canonical form",
+          "[normalize][L4.1][L4.9][L7.5][L7.6][L7.7][L8.2][L9.6][L10.1][L10.3][L11.1][L12.1][L19.1]") {
+  auto inputs = pair_inputs();
+  REQUIRE(inputs.size() >= 20);
+  for (const auto& in : inputs) {
+    fs::path expected = in;
+    expected.replace_extension(".expected.kir");
+    INFO(in.string());
+    REQUIRE(fs::exists(expected));
+    std::string log;
+    std::string out = normalized(in, log);
+    INFO(log);
+    REQUIRE(!out.empty());
+    CHECK(out == test::read_text(expected));
+  }
+}
+
+TEST_CASE("normalized pairs verify as canonical KIR and print idempotently", "[normalize][L19.1]") {
+  for (const auto& in : pair_inputs()) {
+    INFO(in.string());
+    std::string log;
+    std::string out = normalized(in, log);
+    INFO(log);
+    REQUIRE(!out.empty());
+    Diagnostics d;
+    auto m = parse_module(out, in.filename().string() + ".normalized", d);
+    INFO(d.render(out));
+    REQUIRE(m);
+    bool ok = verify_module(*m, d);
+    INFO(d.render(out));
+    CHECK(ok);
+    CHECK(print_module(*m) == out);
+    // Normalization is idempotent: canonical KIR is left untouched.
+    Diagnostics d2;
+    CHECK(normalize_module(*m, d2));
+    CHECK(print_module(*m) == out);
+  }
+}
+
+TEST_CASE("ill-formed shorthands are rejected by the normalizer with their rule",
+          "[normalize][L4.1][L4.2][L4.9][L7.5][L7.6][L7.7][L8.2][L10.1][L10.2][L10.3][L11.1][L12.1]") {
+  size_t n = 0;
+  for (const auto& path : test::kir_files("normalize/errors")) {
+    ++n;
+    INFO(path.string());
+    std::string src = test::read_text(path);
+    auto expects = test::expectations(src);
+    REQUIRE(!expects.empty());
+    Diagnostics d;
+    auto m = parse_module(src, path.string(), d);
+    INFO(d.render(src));
+    REQUIRE(m);
+    CHECK_FALSE(normalize_module(*m, d));
+    INFO(d.render(src));
+    for (const auto& e : expects) {
+      INFO("expected " << e.rule << " \"" << e.fragment << "\"");
+      CHECK(d.contains(e.rule, e.fragment));
+    }
+  }
+  CHECK(n >= 10);
+}
+
+TEST_CASE("default accumulator widening of reduce.sum and cumsum", "[normalize][L7.5][L7.6][L8.2]") {
+  using normalize::default_sum_accumulator;
+  const std::map<DType, std::optional<DType>> table = {
+      {DType::F16, DType::F32},   {DType::BF16, DType::F32},  {DType::F32, DType::F32},
+      {DType::F64, DType::F64},   {DType::I8, DType::I32},    {DType::I16, DType::I32},
+      {DType::U8, DType::U32},    {DType::U16, DType::U32},   {DType::I32, DType::I32},
+      {DType::I64, DType::I64},   {DType::U32, DType::U32},   {DType::U64, DType::U64},
+      {DType::Index, DType::Index}, {DType::Bool, std::nullopt}, {DType::E4M3, std::nullopt},
+      {DType::E5M2, std::nullopt}, {DType::E2M1, std::nullopt}, {DType::E8M0, std::nullopt},
+  };
+  REQUIRE(table.size() == static_cast<size_t>(kNumDTypes));
+  for (const auto& [src, acc] : table) {
+    INFO(name(src));
+    CHECK(default_sum_accumulator(src) == acc);
+  }
+}
+
+TEST_CASE("builtin identities: zero and lowest value per dtype", "[normalize][L7.6][L8.2]") {
+  using normalize::lowest_value;
+  using normalize::zero_value;
+  CHECK(lowest_value(DType::I8).i == -128);
+  CHECK(lowest_value(DType::I16).i == -32768);
+  CHECK(lowest_value(DType::I32).i == -2147483648LL);
+  CHECK(lowest_value(DType::I64).i == -static_cast<int128>(9223372036854775807LL) - 1);
+  CHECK(lowest_value(DType::Index).i == -static_cast<int128>(9223372036854775807LL) - 1);
+  CHECK(lowest_value(DType::U8).i == 0);
+  CHECK(lowest_value(DType::U64).i == 0);
+  CHECK(lowest_value(DType::F16).str() == "-inf");
+  CHECK(lowest_value(DType::F64).str() == "-inf");
+  CHECK(zero_value(DType::F32).str() == "0.0");
+  CHECK(zero_value(DType::I32).str() == "0");
+  CHECK(zero_value(DType::Bool).str() == "false");
+}
+
+TEST_CASE("the normalizer never crashes on malformed shorthands", "[normalize][L19.1]") {
+  // Wrong operand/result counts, non-tensor operands and missing attributes on every shorthand.
+  const char* ops[] = {"matmul", "dot", "matvec", "vecmat", "outer", "reduce.sum", "reduce.max", "reduce.any",
+                       "reduce.all", "arg_reduce.max", "cumsum", "cummax", "zeros", "scaled_matmul",
+                       "sparse_matmul", "sparse_contract_2to4"};
+  const char* shapes[] = {"()", "(%s)", "(%s, %s)", "(%t, %s)", "(%t, %t, %t)", "(%t, %t, %t, %t)", "(%t)",
+                          "(%d)", "(%t, %d)"};
+  const char* attrs[] = {"", " {axis = 5}", " {axis = []}", " {axis = [0, 0]}", " {acc_dtype = bool}",
+                         " {acc_dtype = 3}", " {axis = -1, acc_dtype = f32, transpose = 1}",
+                         " {reduce = [[9, 9]], batch = [], acc_dtype = f32}", " {group_size = 0}"};
+  const char* results[] = {"", " : f32", " : f32[M]", " : (f32, index)", " : f32[M, M]"};
+  for (const char* op : ops)
+    for (const char* sh : shapes)
+      for (const char* at : attrs)
+        for (const char* res : results) {
+          std::string has_results = std::string(res).empty() ? "" : "%r = ";
+          if (std::string(res) == " : (f32, index)") has_results = "%r, %q = ";
+          std::string src = std::string("kernel @k(%s: f32, %t: f32[M, M], %d: domain<M>) {\n  ") + has_results + op +
+                            sh + at + res + "\n}\n";
+          Diagnostics d;
+          auto m = parse_module(src, "fuzz.kir", d);
+          if (!m) continue;
+          INFO(src);
+          normalize_module(*m, d);
+          CHECK_NOTHROW(print_module(*m));
+        }
+}

@@ -1,0 +1,198 @@
+// `kir numerics cast|philox|ulp|eval`: inspect the numerics core from the shell — cast values
+// between dtypes, print Philox words, measure ULP distances and evaluate scalar operations.
+// Exit codes: 0 ok, 1 an operation reported an invalid value, 2 usage error.
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "numerics/arith.h"
+#include "numerics/cast.h"
+#include "numerics/format.h"
+#include "numerics/math.h"
+#include "numerics/philox.h"
+#include "numerics/value_text.h"
+#include "tools/commands.h"
+
+namespace kir::tools {
+namespace {
+
+using num::Scalar;
+
+struct Args {
+  std::string src, dst, func, a, b;
+  std::vector<std::string> xs;
+  std::string seed, counter;
+  uint64_t count = 1;
+};
+
+std::optional<DType> dtype_arg(const std::string& s) {
+  auto d = parse_dtype(s);
+  if (!d) std::cerr << "kir numerics: unknown dtype '" << s << "'\n";
+  return d;
+}
+
+std::string show(Scalar v) {
+  return std::string(name(v.dtype)) + " " + num::format_bits(v) + " " + num::format_value(v);
+}
+
+// Parses a value; prints the problem. Returns 2 for unparsable text, 1 for out-of-range values.
+std::optional<Scalar> value_arg(const std::string& s, DType d, int& rc) {
+  auto v = num::parse_value(s, d);
+  if (v) return *v;
+  std::cerr << "kir numerics: " << v.error().message << "\n";
+  rc = std::max(rc, v.status() == num::Status::TypeMismatch ? 2 : 1);
+  return std::nullopt;
+}
+
+int run_cast(const Args& a) {
+  auto src = dtype_arg(a.src), dst = dtype_arg(a.dst);
+  if (!src || !dst) return 2;
+  int rc = 0;
+  for (const auto& x : a.xs) {
+    auto v = value_arg(x, *src, rc);
+    if (!v) continue;
+    auto r = num::cast(*v, *dst);
+    if (r) {
+      std::cout << show(*v) << " -> " << show(*r) << "\n";
+    } else {
+      std::cout << show(*v) << " -> error: " << r.error().message << "\n";
+      rc = std::max(rc, 1);
+    }
+  }
+  return rc;
+}
+
+bool u64_arg(const std::string& s, uint64_t& out) {
+  auto v = num::parse_value(s, DType::U64);
+  if (!v) {
+    std::cerr << "kir numerics: '" << s << "' is not an unsigned 64-bit integer\n";
+    return false;
+  }
+  out = v->bits;
+  return true;
+}
+
+int run_philox(const Args& a) {
+  uint64_t seed = 0, counter = 0;
+  if (!u64_arg(a.seed, seed) || !u64_arg(a.counter, counter)) return 2;
+  for (uint64_t i = 0; i < a.count; ++i) {
+    const uint64_t c = counter + i;
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", num::random_bits(seed, c));
+    std::cout << c << " " << buf << "\n";
+  }
+  return 0;
+}
+
+int run_ulp(const Args& a) {
+  auto d = dtype_arg(a.src);
+  if (!d) return 2;
+  if (!is_any_float(*d)) {
+    std::cerr << "kir numerics: ulp needs a float dtype\n";
+    return 2;
+  }
+  int rc = 0;
+  auto x = value_arg(a.a, *d, rc), y = value_arg(a.b, *d, rc);
+  if (!x || !y) return rc;
+  if (num::is_nan(x->bits, *d) || num::is_nan(y->bits, *d)) {
+    std::cerr << "kir numerics: ulp distance is undefined for NaN\n";
+    return 1;
+  }
+  std::cout << num::ulp_distance(x->bits, y->bits, *d) << "\n";
+  return 0;
+}
+
+int run_eval(const Args& a) {
+  auto d = dtype_arg(a.src);
+  if (!d) return 2;
+  const std::string& f = a.func;
+  const struct {
+    const char* name;
+    num::BinaryOp op;
+  } binops[] = {{"add", num::BinaryOp::Add}, {"sub", num::BinaryOp::Sub},
+                {"mul", num::BinaryOp::Mul}, {"div", num::BinaryOp::Div},
+                {"min", num::BinaryOp::Min}, {"max", num::BinaryOp::Max}};
+  int rc = 0;
+  std::vector<Scalar> vals;
+  for (const auto& x : a.xs) {
+    auto v = value_arg(x, *d, rc);
+    if (!v) return rc;
+    vals.push_back(*v);
+  }
+  for (const auto& b : binops) {
+    if (f != b.name) continue;
+    if (vals.size() != 2) {
+      std::cerr << "kir numerics: eval " << f << " takes exactly 2 values\n";
+      return 2;
+    }
+    auto r = num::binary(b.op, vals[0], vals[1]);
+    if (!r) {
+      std::cout << "error: " << r.error().message << "\n";
+      return 1;
+    }
+    std::cout << show(*r) << "\n";
+    return 0;
+  }
+  std::optional<num::UnaryOp> uop;
+  if (f == "sqrt") uop = num::UnaryOp::Sqrt;
+  if (f == "abs") uop = num::UnaryOp::Abs;
+  if (f == "floor") uop = num::UnaryOp::Floor;
+  if (f == "neg") uop = num::UnaryOp::Neg;
+  for (const Scalar& v : vals) {
+    if (uop) {
+      auto r = num::unary(*uop, v);
+      if (!r) {
+        std::cout << show(v) << " -> error: " << r.error().message << "\n";
+        rc = std::max(rc, 1);
+        continue;
+      }
+      std::cout << show(v) << " -> " << show(*r) << "\n";
+      continue;
+    }
+    auto r = num::eval_unary(f, *d, v.bits);
+    if (!r) {
+      std::cerr << "not implemented: " << f << " on " << name(*d) << "\n";
+      return 1;
+    }
+    std::cout << show(v) << " -> " << show(Scalar{*d, *r}) << "\n";
+  }
+  return rc;
+}
+
+}  // namespace
+
+void register_numerics_commands(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("numerics", "Inspect dtype formats, casts, Philox and scalar ops");
+  cmd->require_subcommand(1);
+  auto args = std::make_shared<Args>();
+
+  auto* cast = cmd->add_subcommand("cast", "Cast values (decimal or 0x bit pattern) SRC -> DST");
+  cast->add_option("SRC", args->src, "source dtype")->required();
+  cast->add_option("DST", args->dst, "destination dtype")->required();
+  cast->add_option("X", args->xs, "values: decimal or 0x bit pattern")->required();
+  cast->callback([args, &exit_code] { exit_code = run_cast(*args); });
+
+  auto* philox = cmd->add_subcommand("philox", "Print Philox4x32-10 words random_bits(SEED, c)");
+  philox->add_option("SEED", args->seed, "64-bit seed")->required();
+  philox->add_option("COUNTER", args->counter, "first logical counter")->required();
+  philox->add_option("--count", args->count, "number of consecutive words (default 1)");
+  philox->callback([args, &exit_code] { exit_code = run_philox(*args); });
+
+  auto* ulp = cmd->add_subcommand("ulp", "Number of representable steps between A and B");
+  ulp->add_option("DTYPE", args->src, "float dtype")->required();
+  ulp->add_option("A", args->a, "value")->required();
+  ulp->add_option("B", args->b, "value")->required();
+  ulp->callback([args, &exit_code] { exit_code = run_ulp(*args); });
+
+  auto* eval = cmd->add_subcommand(
+      "eval", "Evaluate FUNC in DTYPE: add sub mul div min max (2 values), sqrt abs floor neg, "
+              "or a math function");
+  eval->add_option("FUNC", args->func, "operation name")->required();
+  eval->add_option("DTYPE", args->src, "dtype")->required();
+  eval->add_option("X", args->xs, "values: decimal or 0x bit pattern")->required();
+  eval->callback([args, &exit_code] { exit_code = run_eval(*args); });
+}
+
+}  // namespace kir::tools
