@@ -19,13 +19,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   kir::Diagnostics d2;
   auto again = kir::parse_module(once, "fuzz.fmt.kir", d2);
   if (!again || kir::print_module(*again) != once) std::abort();  // printer/parser disagree
-  kir::VerifyOptions surface;
-  surface.allow_surface = true;
-  if (kir::verify_module(*m, diags, surface)) {
-    if (kir::normalize_module(*m, diags)) {
-      kir::verify_module(*m, diags);
-      kir::print_module(*m);
-    }
+  auto copy = kir::clone(*m);
+  kir::verify_module(*m, diags);
+  if (kir::normalize_module(*copy, diags)) {
+    kir::verify_module(*copy, diags);
+    kir::print_module(*copy);
   }
   (void)diags.render(text);
   return 0;

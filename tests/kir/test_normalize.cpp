@@ -170,3 +170,45 @@ TEST_CASE("the normalizer never crashes on malformed shorthands", "[normalize][L
           CHECK_NOTHROW(print_module(*m));
         }
 }
+
+TEST_CASE("a region_scan that is not degenerate is left as it is", "[normalize][L9.6]") {
+  // The combine `sub` is neither commutative nor the op of a recognized degenerate form.
+  const char* src = R"(fn @c(%a: f32, %b: f32) -> f32 {
+  %r = sub(%a, %b) : f32
+  return(%r)
+}
+
+fn @s(%x: f32[L]) -> f32 {
+  %z = const() {value = 0.0} : f32
+  %r = reduce(%x, %z) {axes = [0], combine = @c} : f32
+  return(%r)
+}
+
+fn @f(%x: f32[N]) -> f32 {
+  %id = const() {value = 0.0} : f32
+  %t = region_fold(%x, %id) {axis = 0, combine = @c, summarize = @s} : f32
+  return(%t)
+}
+)";
+  Diagnostics d;
+  auto m = parse_module(src, "nondegenerate.kir", d);
+  REQUIRE(m);
+  CHECK(normalize_module(*m, d));
+  CHECK(print_module(*m) == src);
+}
+
+TEST_CASE("every surface op of the registry has a normalization", "[normalize][L19.1]") {
+  // A shorthand without a family would be reported as "not implemented".
+  for (const char* op : {"matmul", "dot", "matvec", "vecmat", "outer", "reduce.sum", "reduce.max", "reduce.any",
+                         "reduce.all", "arg_reduce.max", "cumsum", "cummax", "zeros", "scaled_matmul",
+                         "sparse_matmul", "sparse_contract_2to4"}) {
+    std::string src = std::string("fn @f(%x: f32[M, N]) -> f32 {\n  %r = ") + op + "(%x) : f32\n  return(%r)\n}\n";
+    Diagnostics d;
+    auto m = parse_module(src, "any.kir", d);
+    REQUIRE(m);
+    normalize_module(*m, d);
+    INFO(op << "\n" << d.render(src));
+    for (const auto& diag : d.all()) CHECK(diag.message.find("not implemented") == std::string::npos);
+    CHECK(d.has_errors());
+  }
+}
