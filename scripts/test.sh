@@ -30,7 +30,7 @@ fi
 
 if [ "$sanitize" = 1 ]; then
   echo "== tests, ASan+UBSan build"
-  build build-asan -DCMAKE_BUILD_TYPE=Debug -DKIR_SANITIZE=ON
+  build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKIR_SANITIZE=ON
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j"$jobs"
 fi
