@@ -1,7 +1,7 @@
 // The numerics contract table (see contract.h). Accuracy numbers come from the published
 // accuracy of real backends (numerics reference §6: glibc libm-test-ulps, CUDA programming guide,
 // PTX ISA, SLEEF), rounded up to a class every mainstream backend meets, so the oracle flags real
-// bugs rather than ordinary libm behaviour. docs/numerics-contract.md justifies each row.
+// bugs rather than ordinary libm behaviour. docs/numerics.md "Numerics contract" justifies each row.
 #include "numerics/contract.h"
 
 #include <array>

@@ -3,7 +3,7 @@
 // dtype and mode (default / approximate / approximate+FTZ) it gives the accuracy a backend must
 // reach measured against the interpreter's correctly rounded result, plus the NaN and signed-zero
 // rules; and it fixes the default accumulator widening of reduce.sum / cumsum. The reassociation
-// freedom of sums lives in numerics/envelope.h. docs/numerics-contract.md explains every choice.
+// freedom of sums lives in numerics/envelope.h. docs/numerics.md "Numerics contract" explains every choice.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -56,7 +56,7 @@ bool mode_legal(ContractOp op, DType d, MathMode m);
 std::optional<Accuracy> accuracy(ContractOp op, DType d, MathMode m = MathMode::Default);
 std::span<const Accuracy> contract_table();
 
-// The NaN / signed-zero / infinity rules every entry shares (docs/numerics-contract.md §NaN):
+// The NaN / signed-zero / infinity rules every entry shares (docs/numerics.md "Numerics contract / NaN"):
 //  * the exact result is NaN  <=> the backend must return some NaN (any sign/payload);
 //  * exact ±Inf must be returned exactly (same sign), except where FTZ/approximate entries say;
 //  * exact ±0 must be returned with the correct sign (sin(-0) = -0, rsqrt(-0) = -Inf, ...),
@@ -71,7 +71,7 @@ bool accepts(const Accuracy& a, uint64_t result_bits, uint64_t cr_bits);
 std::optional<DType> default_sum_accumulator(DType source);
 
 // Accumulation rules of contract / scaled / sparse / quantized contractions, as enumerators the
-// oracle can switch on (docs/numerics-contract.md "Accumulation").
+// oracle can switch on (docs/numerics.md "Numerics contract / Accumulation rules").
 enum class AccumulationRule : uint8_t {
   // float acc: every product exact or rounded once to acc (FMA allowed), sums in any order in
   // acc: envelope.h dot_envelope / ExactProducts. Integer acc: exact, wrap-around in acc.

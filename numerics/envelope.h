@@ -2,7 +2,7 @@
 // matmul, scaled and sparse contract; seed 000 §7, §8, §10-12): the exact result, correctly
 // rounded to the accumulator dtype, and a rigorous bound on how far ANY legal evaluation — any
 // order, any parenthesization, with or without FMA, every operation rounded to nearest in the
-// accumulator dtype — may land from the exact value. docs/numerics-contract.md derives it.
+// accumulator dtype — may land from the exact value. docs/numerics.md "Numerics contract" derives it.
 #pragma once
 #include <cstdint>
 #include <span>

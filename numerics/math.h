@@ -1,7 +1,7 @@
 // Correctly rounded unary math of the Intent language (seed 000 §4): exp, exp2, log, log1p,
 // lgamma, sin, asin, cos, tanh, floor, erf, erfc, i0, rsqrt, sqrt, sigmoid, abs on f16, bf16, f32
 // and f64. Every result is the exact mathematical value rounded once (RNE) into the dtype, with
-// the special-value table of docs/numerics-math.md. The reference interpreter and the oracle use
+// the special-value table of docs/numerics.md "Math functions". The reference interpreter and the oracle use
 // this; compiled backends are judged against it through numerics/contract.h.
 #pragma once
 #include <cstdint>

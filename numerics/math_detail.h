@@ -15,7 +15,7 @@ namespace kir::num::detail {
 // plus floor and abs, which are always exact. nullopt: x needs a real evaluation.
 std::optional<double> math_special(MathFn f, double x);
 
-// Double evaluation with a proven or documented error bound (docs/numerics-math.md "Fast
+// Double evaluation with a proven or documented error bound (docs/numerics.md "Math functions" "Fast
 // path"); nullopt when the error interval does not round to a single value of d (then the
 // caller uses math_mpfr). d is f16, bf16 or f32; x is finite and not special. Returns the
 // encoding of the correctly rounded result.

@@ -2,7 +2,7 @@
 // result to an interval [y - δ, y + δ] that is guaranteed to contain the exact value, and accept
 // the result only if both ends round (RNE) to the same value of the target dtype. Rounding is
 // monotone, so the exact value then rounds to that value too; otherwise the caller falls back
-// to MPFR. The error bounds δ per function are listed and argued in docs/numerics-math.md
+// to MPFR. The error bounds δ per function are listed and argued in docs/numerics.md "Math functions"
 // ("Fast path"); the constants below are the single place they are used.
 #include <algorithm>
 #include <bit>

@@ -1,4 +1,4 @@
-// The special-value table of the unary math functions (docs/numerics-math.md "Special values"):
+// The special-value table of the unary math functions (docs/numerics.md "Math functions / Special values"):
 // NaN in -> NaN out, infinities, signed zeros, domain errors (-> NaN), poles (-> ±Inf) and the
 // exact points the table lists. Shared by the fast and the MPFR paths so both agree by design.
 #include <cmath>

@@ -1,7 +1,8 @@
 // `kir numerics cast|philox|ulp|eval`: inspect the numerics core from the shell — cast values
 // between dtypes, print Philox words, measure ULP distances and evaluate scalar operations.
 // Exit codes: 0 ok, 1 an operation reported an invalid value, 2 usage error.
-#include <filesystem>
+#include <algorithm>
+#include <cstdio>
 #include <iostream>
 #include <optional>
 #include <string>
