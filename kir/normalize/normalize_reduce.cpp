@@ -20,7 +20,7 @@ std::optional<DType> builtin_accumulator(Rewriter& rw, bool is_sum, DType src, s
       return std::nullopt;
     }
     auto d = default_sum_accumulator(src);
-    if (!d) rw.fail(rule, "source dtype " + sname + " is a storage format without arithmetic; give acc_dtype");
+    if (!d) rw.fail(rule, "source dtype " + sname + " has no default sum accumulator; give acc_dtype");
     return d;
   }
   if (src == DType::Bool) {

@@ -116,8 +116,8 @@ TEST_CASE("default accumulator widening of reduce.sum and cumsum", "[normalize][
       {DType::F64, DType::F64},   {DType::I8, DType::I32},    {DType::I16, DType::I32},
       {DType::U8, DType::U32},    {DType::U16, DType::U32},   {DType::I32, DType::I32},
       {DType::I64, DType::I64},   {DType::U32, DType::U32},   {DType::U64, DType::U64},
-      {DType::Index, DType::Index}, {DType::Bool, std::nullopt}, {DType::E4M3, std::nullopt},
-      {DType::E5M2, std::nullopt}, {DType::E2M1, std::nullopt}, {DType::E8M0, std::nullopt},
+      {DType::Index, DType::Index}, {DType::Bool, std::nullopt}, {DType::E4M3, DType::F32},
+      {DType::E5M2, DType::F32},  {DType::E2M1, DType::F32},  {DType::E8M0, std::nullopt},
   };
   REQUIRE(table.size() == static_cast<size_t>(kNumDTypes));
   for (const auto& [src, acc] : table) {
