@@ -8,5 +8,6 @@ namespace kir::tools {
 void register_ir_commands(CLI::App& app, int& exit_code);        // verify, fmt, normalize
 void register_numerics_commands(CLI::App& app, int& exit_code);  // numerics eval/cast/philox/ulp
 void register_campaign_command(CLI::App& app, int& exit_code);   // campaign (the main job)
+void register_spec_commands(CLI::App& app, int& exit_code);      // spec validate/instantiate
 void register_run_command(CLI::App& app, int& exit_code);        // run (reference interpreter)
 }  // namespace kir::tools

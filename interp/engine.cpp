@@ -1,0 +1,382 @@
+// Region execution, helper calls with extent unification, extent evaluation, the op dispatch
+// loop with its step budget, tracing and --break-on checks. Op semantics live in ops_*.cpp.
+#include "interp/engine.h"
+
+#include <cmath>
+#include <new>
+#include <ostream>
+#include <stdexcept>
+
+#include "kir/op_registry.h"
+#include "numerics/format.h"
+#include "numerics/result.h"
+#include "numerics/value_text.h"
+
+namespace kir::interp {
+
+Engine::Engine(const Module& m, Options o) : module(m), opts(o) {
+  register_pointwise_ops(handlers_);
+  register_shape_ops(handlers_);
+  register_domain_ops(handlers_);
+  register_memory_ops(handlers_);
+  register_control_ops(handlers_);
+  register_structured_ops(handlers_);
+  register_contract_ops(handlers_);
+  register_random_ops(handlers_);
+}
+
+const Value& Engine::operand(Frame& f, const Operation& op, size_t i) const {
+  if (i >= op.operands.size()) fail(op, ErrorKind::InvalidValue, "missing operand " + std::to_string(i));
+  auto it = f.env.find(op.operands[i]);
+  if (it == f.env.end()) fail(op, ErrorKind::InvalidValue, "operand %" + op.operands[i]->name + " has no value");
+  return it->second;
+}
+
+void Engine::set(Frame& f, const Operation& op, size_t i, Value v) const {
+  if (i >= op.results.size()) fail(op, ErrorKind::InvalidValue, "missing result " + std::to_string(i));
+  f.env[op.results[i].get()] = std::move(v);
+}
+
+const kir::Value* Engine::value_named(const Function* fn, const std::string& name) const {
+  if (!fn) return nullptr;
+  auto it = names_.find(fn);
+  if (it == names_.end()) {
+    auto& m = names_[fn];
+    for (const auto& a : fn->body.args) m[a->name] = a.get();
+    walk(fn->body, [&](const Operation& o) {
+      for (const auto& r : o.results) m[r->name] = r.get();
+      for (const auto& reg : o.regions)
+        for (const auto& a : reg->args) m[a->name] = a.get();
+    });
+    it = names_.find(fn);
+  }
+  auto jt = it->second.find(name);
+  return jt == it->second.end() ? nullptr : jt->second;
+}
+
+int64_t Engine::eval_extent(Frame& f, const Extent& e, const Operation& op) const {
+  std::string missing;
+  auto v = e.evaluate([&](const std::string& name) -> std::optional<int64_t> {
+    if (!name.empty() && name[0] == '%') {
+      const kir::Value* kv = value_named(f.fn, name.substr(1));
+      auto it = kv ? f.env.find(kv) : f.env.end();
+      if (it == f.env.end() || !it->second.is_scalar()) { missing = name; return std::nullopt; }
+      return index_of(it->second);
+    }
+    auto it = f.symbols.find(name);
+    if (it == f.symbols.end()) { missing = name; return std::nullopt; }
+    return it->second;
+  });
+  if (!v) {
+    if (!missing.empty()) fail(op, ErrorKind::ShapeMismatch, "extent " + missing + " has no value here");
+    fail(op, ErrorKind::ShapeMismatch, "extent " + e.str() + " cannot be evaluated (division by zero)");
+  }
+  return *v;
+}
+
+Shape Engine::eval_shape(Frame& f, const std::vector<Extent>& shape, const Operation& op) const {
+  Shape s;
+  for (const auto& e : shape) {
+    int64_t v = eval_extent(f, e, op);
+    if (v < 0) fail(op, ErrorKind::ShapeMismatch, "extent " + e.str() + " evaluates to " + std::to_string(v) + " < 0");
+    s.push_back(v);
+  }
+  checked_numel(s);
+  return s;
+}
+
+namespace {
+
+void unify_shape(const std::vector<Extent>& decl, const Shape& actual, std::map<std::string, int64_t>& b,
+                 std::vector<std::pair<Extent, int64_t>>& deferred, const std::string& what, const Operation& site) {
+  if (decl.size() != actual.size())
+    fail(site, ErrorKind::ShapeMismatch, what + " has rank " + std::to_string(actual.size()) + ", expected " + std::to_string(decl.size()));
+  for (size_t i = 0; i < decl.size(); ++i) {
+    const Extent& e = decl[i];
+    if (e.is_symbol() && e.symbol_name()[0] != '%') {
+      auto [it, fresh] = b.emplace(e.symbol_name(), actual[i]);
+      if (!fresh && it->second != actual[i])
+        fail(site, ErrorKind::ShapeMismatch,
+             "extent " + e.symbol_name() + " is " + std::to_string(it->second) + " but " + what + " has " +
+                 std::to_string(actual[i]) + " on axis " + std::to_string(i));
+    } else {
+      deferred.emplace_back(e, actual[i]);
+    }
+  }
+}
+
+void unify_rec(const Type& t, const Value& v, std::map<std::string, int64_t>& b,
+               std::vector<std::pair<Extent, int64_t>>& deferred, const std::string& what, const Operation& site) {
+  switch (t.kind()) {
+    case TypeKind::Tensor:
+      if (!v.is_tensor()) fail(site, ErrorKind::ShapeMismatch, what + " is not a tensor");
+      if (v.tensor().dtype != t.dtype()) fail(site, ErrorKind::ShapeMismatch, what + " has dtype " + std::string(name(v.tensor().dtype)));
+      unify_shape(t.shape(), v.tensor().shape, b, deferred, what, site);
+      return;
+    case TypeKind::Scalar:
+      if (!v.is_scalar()) fail(site, ErrorKind::ShapeMismatch, what + " is not a scalar");
+      return;
+    case TypeKind::View:
+    case TypeKind::Buffer:
+      if (!v.is_view()) fail(site, ErrorKind::ShapeMismatch, what + " is not a view or buffer");
+      unify_shape(t.shape(), v.view().shape, b, deferred, what, site);
+      return;
+    case TypeKind::Relation:
+      if (!v.is_relation()) fail(site, ErrorKind::ShapeMismatch, what + " is not a relation");
+      unify_shape(t.shape(), v.relation().shape, b, deferred, what, site);
+      return;
+    case TypeKind::Domain:
+    case TypeKind::Subregion:
+      if (!v.is_domain()) fail(site, ErrorKind::ShapeMismatch, what + " is not a domain");
+      unify_shape({t.extent()}, {v.domain().count}, b, deferred, what, site);
+      return;
+    case TypeKind::Tuple: {
+      if (!v.is_tuple() || v.tuple().elems.size() != t.elements().size())
+        fail(site, ErrorKind::ShapeMismatch, what + " does not match " + t.str());
+      for (size_t i = 0; i < t.elements().size(); ++i)
+        unify_rec(t.elements()[i], v.tuple().elems[i], b, deferred, what + "." + std::to_string(i), site);
+      return;
+    }
+    case TypeKind::Record: {
+      if (!v.is_record() || v.record().elems.size() != t.fields().size())
+        fail(site, ErrorKind::ShapeMismatch, what + " does not match " + t.str());
+      for (size_t i = 0; i < t.fields().size(); ++i)
+        unify_rec(t.fields()[i].second, v.record().elems[i], b, deferred, what + "." + t.fields()[i].first, site);
+      return;
+    }
+    case TypeKind::Enum:
+      if (!v.is_enum()) fail(site, ErrorKind::ShapeMismatch, what + " is not an enum value");
+      return;
+  }
+}
+
+}  // namespace
+
+void Engine::unify(const Type& declared, const Value& actual, std::map<std::string, int64_t>& binding,
+                   const std::string& what, const Operation& site) const {
+  std::vector<std::pair<Extent, int64_t>> deferred;
+  unify_rec(declared, actual, binding, deferred, what, site);
+  for (const auto& [e, val] : deferred) {
+    bool unbound = false;
+    auto r = e.evaluate([&](const std::string& n) -> std::optional<int64_t> {
+      auto it = binding.find(n);
+      if (it == binding.end()) { unbound = true; return std::nullopt; }
+      return it->second;
+    });
+    if (r && *r != val)
+      fail(site, ErrorKind::ShapeMismatch,
+           "extent " + e.str() + " is " + std::to_string(*r) + " but " + what + " has " + std::to_string(val));
+  }
+}
+
+const Function& Engine::helper(const Operation& op, const std::string& attr) const {
+  const Attribute* a = op.attr(attr);
+  if (!a || a->kind != Attribute::Kind::Symbol) fail(op, ErrorKind::InvalidValue, "missing symbol attribute '" + attr + "'");
+  const Function* fn = module.find_function(a->s);
+  if (!fn) fail(op, ErrorKind::InvalidValue, "unknown helper @" + a->s);
+  return *fn;
+}
+
+std::vector<Value> Engine::call_function(const Function& fn, const std::vector<Value>& args, const Operation& site) {
+  const auto& params = fn.body.args;
+  if (params.size() != args.size())
+    fail(site, ErrorKind::ShapeMismatch, "@" + fn.name + " takes " + std::to_string(params.size()) + " arguments, got " + std::to_string(args.size()));
+  Frame nf;
+  nf.fn = &fn;
+  for (size_t i = 0; i < params.size(); ++i) {
+    unify(params[i]->type, args[i], nf.symbols, "argument %" + params[i]->name + " of @" + fn.name, site);
+    nf.env[params[i].get()] = args[i];
+  }
+  Flow fl = run_region(nf, fn.body, {});
+  if (fl.kind != FlowKind::Return) fail(site, ErrorKind::InvalidValue, "@" + fn.name + " ended without return");
+  if (fl.values.size() != fn.result_types.size())
+    fail(site, ErrorKind::ShapeMismatch, "@" + fn.name + " returned " + std::to_string(fl.values.size()) + " values");
+  for (size_t i = 0; i < fl.values.size(); ++i)
+    unify(fn.result_types[i], fl.values[i], nf.symbols, "result " + std::to_string(i) + " of @" + fn.name, site);
+  return std::move(fl.values);
+}
+
+Flow Engine::run_region(Frame& f, const Region& r, const std::vector<Value>& args) {
+  // Entering a region counts as a step too, so that loops of bare terminators still end.
+  if (++steps > opts.max_steps) {
+    if (r.parent) fail(*r.parent, ErrorKind::Limit, "step limit of " + std::to_string(opts.max_steps) + " executed ops exceeded");
+    throw RuntimeError(ErrorKind::Limit, "", "", "step limit exceeded");
+  }
+  for (size_t i = 0; i < r.args.size() && i < args.size(); ++i) f.env[r.args[i].get()] = args[i];
+  for (const auto& opp : r.ops) {
+    const Operation& op = *opp;
+    FlowKind k = FlowKind::Normal;
+    if (op.name == "yield") k = FlowKind::Yield;
+    else if (op.name == "break") k = FlowKind::Break;
+    else if (op.name == "continue") k = FlowKind::Continue;
+    else if (op.name == "return") k = FlowKind::Return;
+    else if (op.name == "condition") k = FlowKind::Condition;
+    if (k != FlowKind::Normal) {
+      Flow fl{k, {}};
+      for (size_t i = 0; i < op.operands.size(); ++i) fl.values.push_back(operand(f, op, i));
+      return fl;
+    }
+    Flow fl = exec(f, op);
+    if (fl.kind != FlowKind::Normal) return fl;
+  }
+  return {};
+}
+
+Flow Engine::exec(Frame& f, const Operation& op) {
+  if (++steps > opts.max_steps)
+    fail(op, ErrorKind::Limit, "step limit of " + std::to_string(opts.max_steps) + " executed ops exceeded");
+  auto it = handlers_.find(op.name);
+  if (it == handlers_.end()) {
+    const OpInfo* info = find_op(op.name);
+    if (info && info->status != OpStatus::Canonical)
+      fail(op, ErrorKind::NotImplemented, "not canonical KIR: run `kir normalize` first");
+    fail(op, ErrorKind::NotImplemented, "not implemented: " + op.name);
+  }
+  Flow fl;
+  try {
+    fl = it->second(*this, f, op);
+  } catch (const RuntimeError& e) {
+    if (!e.op().empty()) throw;
+    throw RuntimeError(e.kind(), op.name, op.loc.str(), e.message(), e.coords());
+  } catch (const std::bad_alloc&) {
+    fail(op, ErrorKind::Limit, "out of memory");
+  } catch (const std::length_error&) {
+    fail(op, ErrorKind::Limit, "size limit exceeded");
+  } catch (const std::logic_error& e) {
+    fail(op, ErrorKind::InvalidValue, std::string("internal: ") + e.what());
+  }
+  after_op(f, op);
+  return fl;
+}
+
+namespace {
+
+// First NaN/Inf element of a value (flat index), or -1.
+int64_t first_bad(const Value& v, bool nan, bool inf) {
+  auto bad = [&](DType d, uint64_t b) {
+    if (!is_any_float(d)) return false;
+    auto c = num::classify(b, d);
+    return (nan && c == num::FpClass::NaN) || (inf && c == num::FpClass::Infinite);
+  };
+  if (v.is_scalar()) return bad(v.scalar().dtype, v.scalar().bits) ? 0 : -1;
+  if (v.is_tensor()) {
+    const Tensor& t = v.tensor();
+    for (int64_t i = 0; i < t.size(); ++i)
+      if (bad(t.dtype, t.bits[static_cast<size_t>(i)])) return i;
+  }
+  return -1;
+}
+
+std::string element_at(const Value& v, int64_t i, const Shape& shape) {
+  if (v.is_scalar()) return num::format_value(v.scalar());
+  if (v.is_tensor() && v.tensor().shape == shape && i < v.tensor().size()) return num::format_value(v.tensor().at(i));
+  return summarize(v);
+}
+
+}  // namespace
+
+void Engine::after_op(Frame& f, const Operation& op) {
+  if (opts.trace) {
+    *opts.trace << op.loc.str() << ": " << op.name;
+    for (const auto& r : op.results) {
+      auto it = f.env.find(r.get());
+      if (it != f.env.end()) *opts.trace << " %" << r->name << " = " << summarize(it->second);
+    }
+    *opts.trace << "\n";
+  }
+  if (!opts.break_on_nan && !opts.break_on_inf) return;
+  for (const auto& r : op.results) {
+    auto it = f.env.find(r.get());
+    if (it == f.env.end()) continue;
+    int64_t i = first_bad(it->second, opts.break_on_nan, opts.break_on_inf);
+    if (i < 0) continue;
+    Shape shape = it->second.is_tensor() ? it->second.tensor().shape : Shape{};
+    std::string msg = "result %" + r->name + " is " + element_at(it->second, i, shape) + "; operands:";
+    for (size_t k = 0; k < op.operands.size(); ++k) {
+      auto jt = f.env.find(op.operands[k]);
+      msg += " %" + op.operands[k]->name + " = " + (jt == f.env.end() ? "?" : element_at(jt->second, i, shape));
+    }
+    fail(op, ErrorKind::BreakOn, msg, coord_str(unravel(i, shape)));
+  }
+}
+
+// ---- small helpers shared by handlers ----
+
+int64_t index_of(const Value& v) {
+  Scalar s = v.scalar();
+  if (s.dtype == DType::Bool) return static_cast<int64_t>(s.bits);
+  if (is_unsigned_integer(s.dtype)) {
+    if (s.bits > static_cast<uint64_t>(INT64_MAX))
+      throw RuntimeError(ErrorKind::OutOfBounds, "", "", "index value " + std::to_string(s.bits) + " exceeds the i64 range");
+    return static_cast<int64_t>(s.bits);
+  }
+  if (!is_integer(s.dtype)) throw std::logic_error("index value of dtype " + std::string(name(s.dtype)));
+  return num::as_signed(s);
+}
+
+Tensor make_tensor(DType d, const Shape& shape) {
+  Tensor t;
+  t.dtype = d;
+  t.shape = shape;
+  t.bits.assign(static_cast<size_t>(checked_numel(shape)), 0);
+  return t;
+}
+
+Value make_shaped(DType d, const Shape& shape, std::vector<uint64_t> bits, bool as_scalar) {
+  if (as_scalar) return Scalar{d, bits.empty() ? 0 : bits[0]};
+  Tensor t;
+  t.dtype = d;
+  t.shape = shape;
+  t.bits = std::move(bits);
+  return Value(std::move(t));
+}
+
+int64_t attr_int(const Operation& op, const std::string& key, int64_t dflt) {
+  const Attribute* a = op.attr(key);
+  if (!a) return dflt;
+  if (!a->is_int()) fail(op, ErrorKind::InvalidValue, "attribute '" + key + "' is not an integer");
+  return static_cast<int64_t>(a->i);
+}
+
+bool attr_bool(const Operation& op, const std::string& key, bool dflt) {
+  const Attribute* a = op.attr(key);
+  if (!a) return dflt;
+  if (a->kind != Attribute::Kind::Bool) fail(op, ErrorKind::InvalidValue, "attribute '" + key + "' is not a bool");
+  return a->b;
+}
+
+std::string attr_keyword(const Operation& op, const std::string& key) {
+  const Attribute* a = op.attr(key);
+  if (!a) return "";
+  return a->s;
+}
+
+std::vector<int64_t> attr_ints(const Operation& op, const std::string& key) {
+  const Attribute* a = op.attr(key);
+  if (!a) return {};
+  if (!a->is_int_list()) fail(op, ErrorKind::InvalidValue, "attribute '" + key + "' is not an integer list");
+  return a->ints();
+}
+
+std::vector<std::pair<int64_t, int64_t>> attr_pairs(const Operation& op, const std::string& key) {
+  const Attribute* a = op.attr(key);
+  if (!a) return {};
+  if (a->kind == Attribute::Kind::List && a->list.empty()) return {};
+  if (!a->is_int_pair_list()) fail(op, ErrorKind::InvalidValue, "attribute '" + key + "' is not a list of pairs");
+  return a->int_pairs();
+}
+
+void numeric_fail(const Operation& op, int status, const std::string& message, const std::string& coords) {
+  ErrorKind k = ErrorKind::InvalidValue;
+  switch (static_cast<num::Status>(status)) {
+    case num::Status::DivideByZero: k = ErrorKind::DivisionByZero; break;
+    case num::Status::IntOverflow:
+    case num::Status::ShiftOutOfRange: k = ErrorKind::IntOverflow; break;
+    case num::Status::InvalidCast: k = ErrorKind::InvalidCast; break;
+    case num::Status::NotImplemented: k = ErrorKind::NotImplemented; break;
+    default: break;
+  }
+  fail(op, k, message, coords);
+}
+
+}  // namespace kir::interp

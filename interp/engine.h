@@ -1,0 +1,92 @@
+// The evaluator's machinery (internal to interp/): frames, region execution with structured
+// control flow signals, helper calls with extent unification, operand/result access, and the
+// op handler table filled by the ops_*.cpp files (one file per op family).
+#pragma once
+#include <functional>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "interp/error.h"
+#include "interp/interpreter.h"
+#include "interp/value.h"
+#include "kir/ir.h"
+
+namespace kir::interp {
+
+struct Frame {
+  const Function* fn = nullptr;
+  std::unordered_map<const kir::Value*, Value> env;
+  std::map<std::string, int64_t> symbols;  // extent symbols (kernel: from views; helper: unified)
+};
+
+enum class FlowKind { Normal, Yield, Break, Continue, Return, Condition };
+struct Flow {
+  FlowKind kind = FlowKind::Normal;
+  std::vector<Value> values;
+};
+
+class Engine;
+using Handler = Flow (*)(Engine&, Frame&, const Operation&);
+using HandlerTable = std::unordered_map<std::string, Handler>;
+
+void register_pointwise_ops(HandlerTable& t);
+void register_shape_ops(HandlerTable& t);
+void register_domain_ops(HandlerTable& t);
+void register_memory_ops(HandlerTable& t);
+void register_control_ops(HandlerTable& t);
+void register_structured_ops(HandlerTable& t);
+void register_contract_ops(HandlerTable& t);
+void register_random_ops(HandlerTable& t);
+
+class Engine {
+ public:
+  Engine(const Module& m, Options o);
+
+  const Module& module;
+  Options opts;
+  uint64_t steps = 0;
+  int64_t next_domain_id = 1;
+  uint64_t write_epoch = 0;  // one per store op, for collision detection
+
+  const Value& operand(Frame& f, const Operation& op, size_t i) const;
+  size_t num_operands(const Operation& op) const { return op.operands.size(); }
+  void set(Frame& f, const Operation& op, size_t i, Value v) const;
+
+  Flow run_region(Frame& f, const Region& r, const std::vector<Value>& args);
+  // Calls `fn` with values; binds its extent symbols by unification (mismatch: ShapeMismatch
+  // at `site`), runs the body, checks the returned values against the result types.
+  std::vector<Value> call_function(const Function& fn, const std::vector<Value>& args, const Operation& site);
+  const Function& helper(const Operation& op, const std::string& attr) const;
+
+  int64_t eval_extent(Frame& f, const Extent& e, const Operation& op) const;
+  Shape eval_shape(Frame& f, const std::vector<Extent>& shape, const Operation& op) const;
+  // Binds/checks the extent symbols of `declared` against the runtime value `actual`.
+  void unify(const Type& declared, const Value& actual, std::map<std::string, int64_t>& binding,
+             const std::string& what, const Operation& site) const;
+
+  // Kernel entry (interpreter.cpp).
+  void run_kernel(const Function& k, const std::map<std::string, KernelArg>& args);
+
+ private:
+  HandlerTable handlers_;
+  Flow exec(Frame& f, const Operation& op);
+  void after_op(Frame& f, const Operation& op);
+  mutable std::unordered_map<const Function*, std::unordered_map<std::string, const kir::Value*>> names_;
+  const kir::Value* value_named(const Function* fn, const std::string& name) const;
+};
+
+// Small shared helpers for handlers.
+int64_t index_of(const Value& v);  // an integer/index scalar as int64
+Value make_shaped(DType d, const Shape& shape, std::vector<uint64_t> bits, bool as_scalar);
+Tensor make_tensor(DType d, const Shape& shape);  // zero bits, checked size
+int64_t attr_int(const Operation& op, const std::string& key, int64_t dflt = 0);
+bool attr_bool(const Operation& op, const std::string& key, bool dflt = false);
+std::string attr_keyword(const Operation& op, const std::string& key);
+std::vector<int64_t> attr_ints(const Operation& op, const std::string& key);
+std::vector<std::pair<int64_t, int64_t>> attr_pairs(const Operation& op, const std::string& key);
+// Map a numerics error to a RuntimeError at `op` with coordinates.
+[[noreturn]] void numeric_fail(const Operation& op, int status, const std::string& message, const std::string& coords);
+
+}  // namespace kir::interp

@@ -1,0 +1,48 @@
+// Formatting of run-time errors: "file:line:col: runtime error[kind]: op 'name': message at (coords)".
+#include "interp/error.h"
+
+#include "kir/ir.h"
+
+namespace kir::interp {
+
+const char* kind_name(ErrorKind k) {
+  switch (k) {
+    case ErrorKind::UndefinedRead: return "undefined-read";
+    case ErrorKind::OutOfBounds: return "out-of-bounds";
+    case ErrorKind::UniqueCollision: return "write-collision";
+    case ErrorKind::DivisionByZero: return "division-by-zero";
+    case ErrorKind::IntOverflow: return "integer-overflow";
+    case ErrorKind::HistogramRange: return "histogram-range";
+    case ErrorKind::ShapeMismatch: return "shape-mismatch";
+    case ErrorKind::InvalidCast: return "invalid-cast";
+    case ErrorKind::InvalidValue: return "invalid-value";
+    case ErrorKind::Binding: return "binding";
+    case ErrorKind::Limit: return "limit";
+    case ErrorKind::NotImplemented: return "not-implemented";
+    case ErrorKind::BreakOn: return "break-on";
+  }
+  return "error";
+}
+
+static std::string render(ErrorKind kind, const std::string& op, const std::string& loc, const std::string& message,
+                          const std::string& coords) {
+  std::string s = (loc.empty() ? std::string("<unknown>") : loc) + ": runtime error[" + kind_name(kind) + "]: ";
+  if (!op.empty()) s += "op '" + op + "': ";
+  s += message;
+  if (!coords.empty()) s += " at " + coords;
+  return s;
+}
+
+RuntimeError::RuntimeError(ErrorKind kind, std::string op, std::string loc, std::string message, std::string coords)
+    : std::runtime_error(render(kind, op, loc, message, coords)),
+      kind_(kind),
+      op_(std::move(op)),
+      loc_(std::move(loc)),
+      message_(std::move(message)),
+      coords_(std::move(coords)) {}
+
+void fail(const Operation& op, ErrorKind kind, const std::string& message, const std::string& coords) {
+  throw RuntimeError(kind, op.name, op.loc.str(), message, coords);
+}
+
+}  // namespace kir::interp

@@ -1,0 +1,113 @@
+// Fixed-point exact summation (see exact_sum.h): terms are split into 32-bit chunks added to
+// signed 64-bit limbs; carries are propagated every 2^30 additions and at the end; the final
+// integer is converted to MPFR exactly and rounded once with numerics' round_to.
+#include "interp/exact_sum.h"
+
+#include <mpfr.h>
+
+#include <stdexcept>
+
+#include "numerics/format.h"
+
+namespace kir::interp {
+
+void ExactSum::clear() {
+  if (hi_ >= lo_)
+    for (int i = lo_; i <= hi_ && i < kLimbs; ++i) limbs_[static_cast<size_t>(i)] = 0;
+  else
+    limbs_.fill(0);
+  lo_ = kLimbs;
+  hi_ = -1;
+  adds_ = 0;
+  nan_ = pinf_ = ninf_ = any_ = false;
+  all_negzero_ = true;
+}
+
+void ExactSum::add(bool neg, kir::uint128 m, int e) {
+  any_ = true;
+  if (m == 0) {
+    if (!neg) all_negzero_ = false;
+    return;
+  }
+  all_negzero_ = false;
+  const int pos = e + kBias;
+  if (pos < 0 || pos + 160 >= kLimbs * 32) throw std::overflow_error("exact sum: exponent out of range");
+  int limb = pos / 32;
+  const int shift = pos % 32;
+  // m << shift spans at most 160 bits: five chunks.
+  kir::uint128 lo = m << shift;
+  const kir::uint128 hi = shift ? (m >> (128 - shift)) : 0;
+  for (int k = 0; k < 5; ++k, ++limb) {
+    uint64_t chunk;
+    if (k < 4) chunk = static_cast<uint64_t>(lo >> (32 * k)) & 0xffffffffu;
+    else chunk = static_cast<uint64_t>(hi) & 0xffffffffu;
+    if (!chunk) continue;
+    limbs_[static_cast<size_t>(limb)] += neg ? -static_cast<int64_t>(chunk) : static_cast<int64_t>(chunk);
+    if (limb < lo_) lo_ = limb;
+    if (limb > hi_) hi_ = limb;
+  }
+  if (++adds_ >= (1u << 30)) normalize();
+}
+
+void ExactSum::add_value(const num::ExactValue& v) {
+  if (v.kind == num::ExactValue::NaN) { any_ = true; nan_ = true; all_negzero_ = false; return; }
+  if (v.kind == num::ExactValue::Inf) { any_ = true; (v.neg ? ninf_ : pinf_) = true; all_negzero_ = false; return; }
+  add(v.neg, v.m, v.e);
+}
+
+void ExactSum::add_product(const num::ExactValue& a, const num::ExactValue& b, int extra_exp) {
+  using EV = num::ExactValue;
+  if (a.kind == EV::NaN || b.kind == EV::NaN) { any_ = true; nan_ = true; all_negzero_ = false; return; }
+  const bool neg = a.neg != b.neg;
+  if (a.kind == EV::Inf || b.kind == EV::Inf) {
+    any_ = true;
+    all_negzero_ = false;
+    const EV& other = a.kind == EV::Inf ? b : a;
+    if (other.kind == EV::Finite && other.m == 0) nan_ = true;  // inf * 0
+    else (neg ? ninf_ : pinf_) = true;
+    return;
+  }
+  add(neg, static_cast<kir::uint128>(a.m) * b.m, a.e + b.e + extra_exp);
+}
+
+void ExactSum::normalize() {
+  if (hi_ < lo_) return;
+  for (int i = lo_; i < kLimbs - 1; ++i) {
+    int64_t& l = limbs_[static_cast<size_t>(i)];
+    const int64_t carry = l >> 32;  // arithmetic shift: floor division
+    l -= carry * (int64_t{1} << 32);
+    limbs_[static_cast<size_t>(i + 1)] += carry;
+    if (carry != 0 && i + 1 > hi_) hi_ = i + 1;
+    if (i >= hi_ && carry == 0) break;
+  }
+  adds_ = 0;
+}
+
+uint64_t ExactSum::round(DType d) {
+  const num::FloatFormat& f = num::float_format(d);
+  if (nan_ || (pinf_ && ninf_)) return f.canonical_nan;
+  if (pinf_ || ninf_) return f.has_inf ? num::inf_bits(d, ninf_) : (f.has_nan ? f.canonical_nan : num::max_finite(d, ninf_));
+  normalize();
+  bool zero = true;
+  for (int i = lo_; i <= hi_; ++i)
+    if (limbs_[static_cast<size_t>(i)] != 0) zero = false;
+  if (zero) return num::zero_bits(d, any_ && all_negzero_);
+  const int nbits = (hi_ - lo_ + 3) * 32;
+  mpfr_t x, t;
+  mpfr_init2(x, nbits);
+  mpfr_init2(t, 64);
+  mpfr_set_zero(x, 1);
+  for (int i = lo_; i <= hi_; ++i) {
+    const int64_t l = limbs_[static_cast<size_t>(i)];
+    if (!l) continue;
+    mpfr_set_si(t, l, MPFR_RNDN);
+    mpfr_mul_2si(t, t, static_cast<long>(i) * 32 - kBias, MPFR_RNDN);
+    mpfr_add(x, x, t, MPFR_RNDN);  // exact: x has enough precision for every limb
+  }
+  const uint64_t r = num::round_to(x, d);
+  mpfr_clear(x);
+  mpfr_clear(t);
+  return r;
+}
+
+}  // namespace kir::interp

@@ -1,0 +1,80 @@
+// The reference interpreter's public API (issue 4): run a kernel of a verified canonical KIR
+// module on external views, runtime scalars and constexpr specializations, or call a helper
+// directly. Every value is computed with the numerics library (exact: rounded once per the
+// language's rules). Faults raise interp::RuntimeError naming op, location and coordinates.
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "interp/error.h"
+#include "interp/value.h"
+#include "kir/ir.h"
+
+namespace kir::interp {
+
+// An external view handed to a kernel: element storage plus the logical shape, strides (in
+// elements; empty = row-major) and offset. Out views start with every element undefined unless
+// `defined` is set. After the run, `storage` holds what the kernel wrote.
+struct HostView {
+  std::shared_ptr<Storage> storage;
+  Shape shape;
+  Shape strides;
+  int64_t offset = 0;
+};
+
+// A dense row-major host view of `shape` filled with the given bits (or zeros).
+HostView make_host_view(DType dtype, const Shape& shape, std::vector<uint64_t> bits = {});
+
+// The value of one kernel parameter: a view, a scalar (runtime or constexpr bool/integer), or an
+// enum member name ("causal" or "@Mode::causal") for a constexpr enum parameter.
+struct EnumArg {
+  std::string member;
+};
+using KernelArg = std::variant<HostView, Scalar, EnumArg>;
+
+struct Options {
+  std::ostream* trace = nullptr;  // one line per executed op when set
+  bool break_on_nan = false;      // stop at the first op whose result has a NaN
+  bool break_on_inf = false;      // ... or an infinity
+  uint64_t max_steps = 2'000'000'000ull;  // executed-op budget: a runaway while is an error, not a hang
+};
+
+class Engine;
+
+class Interpreter {
+ public:
+  explicit Interpreter(const Module& m, Options opts = {});
+  ~Interpreter();
+  Interpreter(const Interpreter&) = delete;
+  Interpreter& operator=(const Interpreter&) = delete;
+
+  // Runs kernel `name`. `args` maps parameter names (without '%') to arguments; constexpr
+  // parameters with defaults may be omitted. Extent symbols are bound from the view shapes and
+  // must agree across parameters (an error names both). Views share storage with the caller.
+  void run_kernel(const std::string& name, const std::map<std::string, KernelArg>& args);
+
+  // Calls helper `name` with runtime values (extent symbols bound by unification).
+  std::vector<Value> call_helper(const std::string& name, const std::vector<Value>& args);
+
+  uint64_t steps() const;  // ops executed so far
+
+ private:
+  std::unique_ptr<Engine> engine_;
+};
+
+// The extent bindings a kernel invocation implies: every plain extent symbol of a view parameter
+// bound from the given view shapes (missing views are skipped). Conflicts throw RuntimeError
+// (Binding) naming both parameters.
+std::map<std::string, int64_t> bind_kernel_extents(const Function& kernel, const std::map<std::string, KernelArg>& args);
+
+// The concrete shape of a view parameter's tensor type under `dims`; nullopt if some extent is
+// unbound (the caller may ask the user for --dim).
+std::optional<Shape> param_shape(const kir::Value& param, const std::map<std::string, int64_t>& dims,
+                                 std::string* missing = nullptr);
+
+}  // namespace kir::interp

@@ -1,0 +1,120 @@
+// Structured control (seed 000 §5-§6) and helper calls (§1): if, for over a domain/subregion in
+// logical order with carries, while, break/continue carrying the loop's values, parallel (points
+// executed one after another in canonical order: increasing logical coordinate), and call. Each
+// carry keeps its schema: a yielded value whose dtype/shape differs from the init at run time
+// (dynamic extents) is a shape-mismatch error naming the carry.
+#include "interp/engine.h"
+
+namespace kir::interp {
+namespace {
+
+std::string schema_diff(const Value& a, const Value& b) {
+  if (a.v.index() != b.v.index()) return "a different kind of value";
+  if (a.is_scalar() && a.scalar().dtype != b.scalar().dtype) return "a different dtype";
+  if (a.is_tensor()) {
+    if (a.tensor().dtype != b.tensor().dtype) return "a different dtype";
+    if (a.tensor().shape != b.tensor().shape) return "shape " + shape_str(b.tensor().shape) + " instead of " + shape_str(a.tensor().shape);
+  }
+  if (a.is_tuple()) {
+    if (a.tuple().elems.size() != b.tuple().elems.size()) return "a different tuple size";
+    for (size_t i = 0; i < a.tuple().elems.size(); ++i) {
+      auto d = schema_diff(a.tuple().elems[i], b.tuple().elems[i]);
+      if (!d.empty()) return "component " + std::to_string(i) + ": " + d;
+    }
+  }
+  if (a.is_record()) {
+    for (size_t i = 0; i < a.record().elems.size() && i < b.record().elems.size(); ++i) {
+      auto d = schema_diff(a.record().elems[i], b.record().elems[i]);
+      if (!d.empty()) return "field " + a.record().names[i] + ": " + d;
+    }
+  }
+  return "";
+}
+
+void check_carries(const Operation& op, const std::vector<Value>& init, const std::vector<Value>& next) {
+  if (init.size() != next.size()) fail(op, ErrorKind::ShapeMismatch, "loop yields " + std::to_string(next.size()) + " carries, expected " + std::to_string(init.size()));
+  for (size_t i = 0; i < init.size(); ++i) {
+    auto d = schema_diff(init[i], next[i]);
+    if (!d.empty()) fail(op, ErrorKind::ShapeMismatch, "carry " + std::to_string(i) + " has " + d + " in the yield");
+  }
+}
+
+Flow op_if(Engine& E, Frame& f, const Operation& op) {
+  bool c = E.operand(f, op, 0).scalar().bits != 0;
+  if (op.regions.size() != 2) fail(op, ErrorKind::InvalidValue, "if needs two regions");
+  Flow fl = E.run_region(f, *op.regions[c ? 0 : 1], {});
+  if (fl.kind == FlowKind::Break || fl.kind == FlowKind::Continue) return fl;  // to the enclosing loop
+  for (size_t i = 0; i < op.results.size() && i < fl.values.size(); ++i) E.set(f, op, i, fl.values[i]);
+  return {};
+}
+
+Flow op_for(Engine& E, Frame& f, const Operation& op) {
+  const DomainV d = E.operand(f, op, 0).domain();
+  std::vector<Value> carries;
+  for (size_t i = 1; i < op.operands.size(); ++i) carries.push_back(E.operand(f, op, i));
+  const std::vector<Value> init = carries;
+  std::vector<Value> args(carries.size() + 1);
+  for (int64_t k = 0; k < d.count; ++k) {
+    args[0] = Scalar{DType::Index, static_cast<uint64_t>(d.member(k))};
+    for (size_t i = 0; i < carries.size(); ++i) args[i + 1] = carries[i];
+    Flow fl = E.run_region(f, *op.regions.at(0), args);
+    if (fl.kind != FlowKind::Normal) {
+      check_carries(op, init, fl.values);
+      carries = std::move(fl.values);
+    }
+    if (fl.kind == FlowKind::Break) break;
+  }
+  for (size_t i = 0; i < op.results.size(); ++i) E.set(f, op, i, carries.at(i));
+  return {};
+}
+
+Flow op_while(Engine& E, Frame& f, const Operation& op) {
+  std::vector<Value> carries;
+  for (size_t i = 0; i < op.operands.size(); ++i) carries.push_back(E.operand(f, op, i));
+  const std::vector<Value> init = carries;
+  std::vector<Value> results;
+  for (;;) {
+    Flow c = E.run_region(f, *op.regions.at(0), carries);
+    if (c.kind != FlowKind::Condition || c.values.empty()) fail(op, ErrorKind::InvalidValue, "while condition region did not end in condition");
+    const bool go = c.values[0].scalar().bits != 0;
+    std::vector<Value> vals(c.values.begin() + 1, c.values.end());
+    check_carries(op, init, vals);
+    if (!go) { results = std::move(vals); break; }
+    Flow fl = E.run_region(f, *op.regions.at(1), vals);
+    if (fl.kind == FlowKind::Normal) fl.values = vals;
+    check_carries(op, init, fl.values);
+    if (fl.kind == FlowKind::Break) { results = std::move(fl.values); break; }
+    carries = std::move(fl.values);
+  }
+  for (size_t i = 0; i < op.results.size(); ++i) E.set(f, op, i, results.at(i));
+  return {};
+}
+
+Flow op_parallel(Engine& E, Frame& f, const Operation& op) {
+  const DomainV d = E.operand(f, op, 0).domain();
+  // Canonical point order: increasing logical coordinate (the --policy orders are future work).
+  for (int64_t k = 0; k < d.count; ++k) E.run_region(f, *op.regions.at(0), {Scalar{DType::Index, static_cast<uint64_t>(d.member(k))}});
+  return {};
+}
+
+Flow op_call(Engine& E, Frame& f, const Operation& op) {
+  const Function& fn = E.helper(op, "callee");
+  if (fn.is_kernel()) fail(op, ErrorKind::InvalidValue, "calling a kernel is a kernel launch");
+  std::vector<Value> args;
+  for (size_t i = 0; i < op.operands.size(); ++i) args.push_back(E.operand(f, op, i));
+  auto res = E.call_function(fn, args, op);
+  for (size_t i = 0; i < op.results.size() && i < res.size(); ++i) E.set(f, op, i, std::move(res[i]));
+  return {};
+}
+
+}  // namespace
+
+void register_control_ops(HandlerTable& t) {
+  t["if"] = op_if;
+  t["for"] = op_for;
+  t["while"] = op_while;
+  t["parallel"] = op_parallel;
+  t["call"] = op_call;
+}
+
+}  // namespace kir::interp

@@ -1,0 +1,265 @@
+// Indexed access through index relations (seed 000 §15-§16): pure gather, external view and
+// logical-buffer load/store, unique_store (injectivity checked: a collision is an error naming
+// both points), scatter_reduce (the typed combine applied in canonical point order), and the
+// atomics with sequential semantics (one point after another in canonical order). Invalid lanes
+// of a masked relation read the explicit fill and never touch the source; invalid writes have no
+// effect. Active coordinates outside the source, and reads of never-written Out/buffer elements,
+// are errors naming the op, its location, the point and the coordinates.
+#include "interp/engine.h"
+#include "numerics/arith.h"
+
+namespace kir::interp {
+namespace {
+
+Shape point_coord(const RelationV& r, int64_t p) {
+  Shape c(static_cast<size_t>(r.source_rank));
+  for (size_t a = 0; a < c.size(); ++a) c[a] = r.coords[a][static_cast<size_t>(p)];
+  return c;
+}
+
+std::string where(const RelationV& r, int64_t p) {
+  std::string s = "source coordinate " + coord_str(point_coord(r, p));
+  if (!r.shape.empty()) s += " (relation point " + coord_str(unravel(p, r.shape)) + ")";
+  return s;
+}
+
+void check_bounds(const Operation& op, const RelationV& r, int64_t p, const Shape& shape, const std::string& what) {
+  if (shape.size() != static_cast<size_t>(r.source_rank))
+    fail(op, ErrorKind::ShapeMismatch, "relation of source rank " + std::to_string(r.source_rank) + " on " + what);
+  for (size_t a = 0; a < shape.size(); ++a) {
+    int64_t c = r.coords[a][static_cast<size_t>(p)];
+    if (c < 0 || c >= shape[a])
+      fail(op, ErrorKind::OutOfBounds, "coordinate " + std::to_string(c) + " on axis " + std::to_string(a) + " is outside " + what +
+                                           " of shape " + shape_str(shape), where(r, p));
+  }
+}
+
+std::string view_what(const ViewV& v) { return (v.is_buffer ? "buffer %" : "view %") + v.name; }
+
+// Reads one element of a view/buffer at relation point p (bounds and definedness checked).
+uint64_t read_elem(const Operation& op, const ViewV& v, const RelationV& r, int64_t p) {
+  check_bounds(op, r, p, v.shape, view_what(v));
+  int64_t idx = v.storage_index(point_coord(r, p));
+  if (idx < 0 || idx >= static_cast<int64_t>(v.storage->bits.size()))
+    fail(op, ErrorKind::OutOfBounds, "element lies outside the storage of " + view_what(v), where(r, p));
+  if (!v.storage->is_defined(idx))
+    fail(op, ErrorKind::UndefinedRead,
+         std::string("read of ") + (v.is_buffer ? "buffer" : "Out view") + " %" + v.name + " element that was never written",
+         where(r, p));
+  return v.storage->bits[static_cast<size_t>(idx)];
+}
+
+// Storage index of a write at point p, with the collision check of one store op.
+int64_t write_index(Engine& E, const Operation& op, const ViewV& v, const RelationV& r, int64_t p, uint64_t epoch) {
+  check_bounds(op, r, p, v.shape, view_what(v));
+  int64_t idx = v.storage_index(point_coord(r, p));
+  Storage& s = *v.storage;
+  if (idx < 0 || idx >= static_cast<int64_t>(s.bits.size()))
+    fail(op, ErrorKind::OutOfBounds, "element lies outside the storage of " + view_what(v), where(r, p));
+  if (s.mark.size() != s.bits.size()) s.mark.assign(s.bits.size(), 0);
+  uint64_t& m = s.mark[static_cast<size_t>(idx)];
+  if ((m >> 32) == epoch) {
+    int64_t other = static_cast<int64_t>(m & 0xffffffffu) - 1;
+    fail(op, ErrorKind::UniqueCollision,
+         "points " + coord_str(unravel(other, r.shape)) + " and " + coord_str(unravel(p, r.shape)) + " both write element " +
+             coord_str(point_coord(r, p)) + " of " + view_what(v) + (op.name == "unique_store" ? " (relation not injective)" : ""),
+         where(r, p));
+  }
+  m = (epoch << 32) | static_cast<uint64_t>(p + 1);
+  (void)E;
+  return idx;
+}
+
+Value assemble(DType d, const RelationV& r, std::vector<uint64_t> bits) {
+  return make_shaped(d, r.shape, std::move(bits), r.shape.empty());
+}
+
+uint64_t fill_of(Engine& E, Frame& f, const Operation& op, size_t i, const RelationV& r) {
+  if (!r.masked) return 0;
+  if (op.operands.size() <= i) fail(op, ErrorKind::InvalidValue, "masked read without a fill");
+  return E.operand(f, op, i).scalar().bits;
+}
+
+Flow op_gather(Engine& E, Frame& f, const Operation& op) {
+  const Tensor& src = E.operand(f, op, 0).tensor();
+  const RelationV& r = E.operand(f, op, 1).relation();
+  uint64_t fill = fill_of(E, f, op, 2, r);
+  Shape strides = row_major_strides(src.shape);
+  std::vector<uint64_t> out(static_cast<size_t>(r.points));
+  for (int64_t p = 0; p < r.points; ++p) {
+    if (!r.active(p)) { out[static_cast<size_t>(p)] = fill; continue; }
+    check_bounds(op, r, p, src.shape, "the gathered tensor");
+    int64_t idx = 0;
+    for (size_t a = 0; a < strides.size(); ++a) idx += r.coords[a][static_cast<size_t>(p)] * strides[a];
+    out[static_cast<size_t>(p)] = src.bits[static_cast<size_t>(idx)];
+  }
+  E.set(f, op, 0, assemble(src.dtype, r, std::move(out)));
+  return {};
+}
+
+Flow op_load(Engine& E, Frame& f, const Operation& op) {
+  const ViewV& v = E.operand(f, op, 0).view();
+  const RelationV& r = E.operand(f, op, 1).relation();
+  uint64_t fill = fill_of(E, f, op, 2, r);
+  std::vector<uint64_t> out(static_cast<size_t>(r.points));
+  for (int64_t p = 0; p < r.points; ++p)
+    out[static_cast<size_t>(p)] = r.active(p) ? read_elem(op, v, r, p) : fill;
+  E.set(f, op, 0, assemble(v.storage->dtype, r, std::move(out)));
+  return {};
+}
+
+// The value of point p of a stored block (scalar for a rank-0 relation).
+uint64_t block_elem(const Operation& op, const Value& val, const RelationV& r, int64_t p) {
+  if (val.is_scalar()) return val.scalar().bits;
+  const Tensor& t = val.tensor();
+  if (t.shape != r.shape) fail(op, ErrorKind::ShapeMismatch, "stored value has shape " + shape_str(t.shape) + ", the relation " + shape_str(r.shape));
+  return t.bits[static_cast<size_t>(p)];
+}
+
+Flow op_store(Engine& E, Frame& f, const Operation& op) {
+  const ViewV& v = E.operand(f, op, 0).view();
+  const RelationV& r = E.operand(f, op, 1).relation();
+  const Value& val = E.operand(f, op, 2);
+  if (!v.is_buffer && v.access == Access::In) fail(op, ErrorKind::InvalidValue, "store to In view %" + v.name);
+  const uint64_t epoch = ++E.write_epoch;
+  for (int64_t p = 0; p < r.points; ++p) {
+    if (!r.active(p)) continue;
+    int64_t idx = write_index(E, op, v, r, p, epoch);
+    v.storage->bits[static_cast<size_t>(idx)] = block_elem(op, val, r, p);
+    v.storage->set_defined(idx);
+  }
+  return {};
+}
+
+Flow op_buffer_alloc(Engine& E, Frame& f, const Operation& op) {
+  const Type& bt = op.result()->type;
+  auto v = std::make_shared<ViewV>();
+  v->is_buffer = true;
+  v->name = op.result()->name;
+  v->access = Access::InOut;
+  v->shape = E.eval_shape(f, bt.shape(), op);
+  v->strides = row_major_strides(v->shape);
+  v->storage = std::make_shared<Storage>();
+  v->storage->dtype = bt.dtype();
+  const int64_t n = checked_numel(v->shape);
+  v->storage->bits.assign(static_cast<size_t>(n), 0);
+  if (op.operands.empty()) {
+    v->storage->defined.assign(static_cast<size_t>(n), 0);
+  } else {
+    const Value& init = E.operand(f, op, 0);
+    if (init.is_scalar()) std::fill(v->storage->bits.begin(), v->storage->bits.end(), init.scalar().bits);
+    else {
+      if (init.tensor().shape != v->shape) fail(op, ErrorKind::ShapeMismatch, "initial value has shape " + shape_str(init.tensor().shape));
+      v->storage->bits = init.tensor().bits;
+    }
+  }
+  E.set(f, op, 0, Value(std::shared_ptr<const ViewV>(v)));
+  return {};
+}
+
+Flow op_scatter_reduce(Engine& E, Frame& f, const Operation& op) {
+  const ViewV& v = E.operand(f, op, 0).view();
+  const RelationV& r = E.operand(f, op, 1).relation();
+  const Value& val = E.operand(f, op, 2);
+  const Function& combine = E.helper(op, "combine");
+  std::vector<Value> args(2);
+  for (size_t i = 3; i < op.operands.size(); ++i) args.push_back(E.operand(f, op, i));
+  const DType d = v.storage->dtype;
+  // Canonical order: points in row-major order, each combine(old, value) applied in turn.
+  for (int64_t p = 0; p < r.points; ++p) {
+    if (!r.active(p)) continue;
+    uint64_t old = read_elem(op, v, r, p);
+    args[0] = Scalar{d, old};
+    args[1] = Scalar{d, block_elem(op, val, r, p)};
+    auto res = E.call_function(combine, args, op);
+    int64_t idx = v.storage_index(point_coord(r, p));
+    v.storage->bits[static_cast<size_t>(idx)] = res.at(0).scalar().bits;
+    v.storage->set_defined(idx);
+  }
+  return {};
+}
+
+const RelationV& atomic_rel(const Operation& op, const Value& rv) {
+  const RelationV& r = rv.relation();
+  if (r.points != 1 || r.masked) fail(op, ErrorKind::InvalidValue, "an atomic addresses one element");
+  return r;
+}
+
+Flow op_atomic_load(Engine& E, Frame& f, const Operation& op) {
+  const ViewV& v = E.operand(f, op, 0).view();
+  const RelationV& r = atomic_rel(op, E.operand(f, op, 1));
+  E.set(f, op, 0, Scalar{v.storage->dtype, read_elem(op, v, r, 0)});
+  return {};
+}
+
+void atomic_write(Engine& E, const Operation& op, const ViewV& v, const RelationV& r, uint64_t bits) {
+  int64_t idx = write_index(E, op, v, r, 0, ++E.write_epoch);
+  v.storage->bits[static_cast<size_t>(idx)] = bits;
+  v.storage->set_defined(idx);
+}
+
+Flow op_atomic_store(Engine& E, Frame& f, const Operation& op) {
+  const ViewV& v = E.operand(f, op, 0).view();
+  const RelationV& r = atomic_rel(op, E.operand(f, op, 1));
+  atomic_write(E, op, v, r, E.operand(f, op, 2).scalar().bits);
+  return {};
+}
+
+Flow op_atomic_rmw(Engine& E, Frame& f, const Operation& op) {
+  const ViewV& v = E.operand(f, op, 0).view();
+  const RelationV& r = atomic_rel(op, E.operand(f, op, 1));
+  Scalar x = E.operand(f, op, 2).scalar();
+  Scalar old{v.storage->dtype, read_elem(op, v, r, 0)};
+  const std::string kind = attr_keyword(op, "kind");
+  Scalar nw = x;
+  if (kind != "exchange") {
+    num::BinaryOp b;
+    if (kind == "add") b = num::BinaryOp::Add;
+    else if (kind == "max") b = num::BinaryOp::Max;
+    else if (kind == "min") b = num::BinaryOp::Min;
+    else if (kind == "and") b = num::BinaryOp::And;
+    else if (kind == "or") b = num::BinaryOp::Or;
+    else if (kind == "xor") b = num::BinaryOp::Xor;
+    else fail(op, ErrorKind::InvalidValue, "unknown atomic kind '" + kind + "'");
+    auto res = num::binary(b, old, x);
+    if (!res) numeric_fail(op, static_cast<int>(res.status()), res.error().message, coord_str(point_coord(r, 0)));
+    nw = *res;
+  }
+  atomic_write(E, op, v, r, nw.bits);
+  E.set(f, op, 0, old);
+  return {};
+}
+
+Flow op_atomic_cas(Engine& E, Frame& f, const Operation& op) {
+  const ViewV& v = E.operand(f, op, 0).view();
+  const RelationV& r = atomic_rel(op, E.operand(f, op, 1));
+  Scalar expected = E.operand(f, op, 2).scalar(), desired = E.operand(f, op, 3).scalar();
+  Scalar old{v.storage->dtype, read_elem(op, v, r, 0)};
+  // Compare-exchange compares representations (bit patterns), as hardware CAS does.
+  const bool ok = old.bits == expected.bits;
+  if (ok) atomic_write(E, op, v, r, desired.bits);
+  RecordV rec;
+  rec.names = {"old_value", "success"};
+  rec.elems = {Value(old), Value(num::make_bool(ok))};
+  E.set(f, op, 0, std::move(rec));
+  return {};
+}
+
+}  // namespace
+
+void register_memory_ops(HandlerTable& t) {
+  t["gather"] = op_gather;
+  t["view.load"] = op_load;
+  t["buffer.load"] = op_load;
+  t["view.store"] = op_store;
+  t["buffer.store"] = op_store;
+  t["unique_store"] = op_store;
+  t["buffer.alloc"] = op_buffer_alloc;
+  t["scatter_reduce"] = op_scatter_reduce;
+  t["atomic.load"] = op_atomic_load;
+  t["atomic.store"] = op_atomic_store;
+  t["atomic.rmw"] = op_atomic_rmw;
+  t["atomic.compare_exchange"] = op_atomic_cas;
+}
+
+}  // namespace kir::interp

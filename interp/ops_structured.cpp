@@ -1,0 +1,168 @@
+// Structured ops with author combines (seed 000 §7-§9, §13) in their canonical evaluation:
+//  * reduce: a left fold in logical order: acc = identity; for every point r of the reduced axes
+//    in row-major order, acc = combine(acc, source[r], captures...). Empty reduce -> identity.
+//  * scan: forward: acc = identity; for p = 0..n-1: acc = combine(acc, x_p) (inclusive stores
+//    after, exclusive before). reverse: the same from the end with acc = combine(x_p, acc), so
+//    the logical order of operands is kept (scan need not commute).
+//  * region_fold / region_scan: segmentation "whole" (one slice = the whole source):
+//    region_fold = summarize(source, operands) (identity when empty); region_scan outputs =
+//    emit(source, initial_state, operands), final = apply(summarize(source, operands), initial).
+//  * histogram: counts in the count dtype (wrapping); an active value outside [0, bins) is an
+//    error naming its coordinates.
+#include <algorithm>
+
+#include "interp/engine.h"
+#include "interp/tree.h"
+#include "numerics/arith.h"
+
+namespace kir::interp {
+namespace {
+
+Flow op_reduce(Engine& E, Frame& f, const Operation& op) {
+  const Value& src = E.operand(f, op, 0);
+  Value acc = E.operand(f, op, 1);
+  const Function& combine = E.helper(op, "combine");
+  std::vector<int64_t> axes = attr_ints(op, "axes");
+  std::sort(axes.begin(), axes.end());
+  Shape red;
+  for (int64_t a : axes) {
+    int64_t n = leaf_extent(src, a);
+    if (!leaves_agree(src, a, n)) fail(op, ErrorKind::ShapeMismatch, "source components disagree on the extent of axis " + std::to_string(a));
+    red.push_back(n);
+  }
+  const int64_t total = checked_numel(red);
+  std::vector<Value> args(2);
+  for (size_t i = 2; i < op.operands.size(); ++i) args.push_back(E.operand(f, op, i));
+  for (int64_t k = 0; k < total; ++k) {
+    args[0] = std::move(acc);
+    args[1] = take_slice(src, axes, unravel(k, red));
+    acc = std::move(E.call_function(combine, args, op).at(0));
+  }
+  E.set(f, op, 0, std::move(acc));
+  return {};
+}
+
+Flow op_scan(Engine& E, Frame& f, const Operation& op) {
+  const Value& src = E.operand(f, op, 0);
+  Value acc = E.operand(f, op, 1);
+  const Function& combine = E.helper(op, "combine");
+  const int64_t axis = attr_int(op, "axis");
+  const bool inclusive = attr_bool(op, "inclusive", true), reverse = attr_bool(op, "reverse", false);
+  const int64_t n = leaf_extent(src, axis);
+  if (!leaves_agree(src, axis, n)) fail(op, ErrorKind::ShapeMismatch, "source components disagree on the scanned extent");
+  Value out = zeros_like(src);
+  std::vector<Value> args(2);
+  for (size_t i = 2; i < op.operands.size(); ++i) args.push_back(E.operand(f, op, i));
+  for (int64_t k = 0; k < n; ++k) {
+    const int64_t p = reverse ? n - 1 - k : k;
+    if (!inclusive) put_slice(out, axis, p, acc);
+    Value x = take_slice(src, {axis}, {p});
+    if (reverse) { args[0] = std::move(x); args[1] = std::move(acc); }
+    else { args[0] = std::move(acc); args[1] = std::move(x); }
+    acc = std::move(E.call_function(combine, args, op).at(0));
+    if (inclusive) put_slice(out, axis, p, acc);
+  }
+  E.set(f, op, 0, std::move(out));
+  return {};
+}
+
+// Splits the operands of a region op by its `segments` attribute.
+std::vector<std::vector<Value>> segments_of(Engine& E, Frame& f, const Operation& op, size_t expected) {
+  std::vector<int64_t> seg = attr_ints(op, "segments");
+  if (seg.size() != expected) fail(op, ErrorKind::InvalidValue, "segments attribute has the wrong length");
+  std::vector<std::vector<Value>> out;
+  size_t i = 0;
+  for (int64_t s : seg) {
+    std::vector<Value> part;
+    for (int64_t k = 0; k < s; ++k) part.push_back(E.operand(f, op, i++));
+    out.push_back(std::move(part));
+  }
+  if (i != op.operands.size()) fail(op, ErrorKind::InvalidValue, "segments do not cover the operands");
+  return out;
+}
+
+int64_t region_extent(const Operation& op, const std::vector<Value>& sources, int64_t axis) {
+  if (sources.empty()) fail(op, ErrorKind::InvalidValue, "region op without sources");
+  int64_t n = leaf_extent(sources[0], axis);
+  for (size_t i = 0; i < sources.size(); ++i)
+    if (!leaves_agree(sources[i], axis, n))
+      fail(op, ErrorKind::ShapeMismatch, "source " + std::to_string(i) + " disagrees with source 0 on the extent of axis " + std::to_string(axis));
+  return n;
+}
+
+Flow op_region_fold(Engine& E, Frame& f, const Operation& op) {
+  auto parts = segments_of(E, f, op, 3);
+  const int64_t axis = attr_int(op, "axis");
+  const int64_t n = region_extent(op, parts[0], axis);
+  if (n == 0) {
+    E.set(f, op, 0, parts[1].at(0));
+    return {};
+  }
+  std::vector<Value> args = parts[0];
+  args.insert(args.end(), parts[2].begin(), parts[2].end());
+  auto res = E.call_function(E.helper(op, "summarize"), args, op);
+  E.set(f, op, 0, std::move(res.at(0)));
+  return {};
+}
+
+Flow op_region_scan(Engine& E, Frame& f, const Operation& op) {
+  auto parts = segments_of(E, f, op, 4);
+  const int64_t axis = attr_int(op, "axis");
+  const int64_t n = region_extent(op, parts[0], axis);
+  const Value& init = parts[2].at(0);
+  std::vector<Value> emit_args = parts[0];
+  emit_args.push_back(init);
+  emit_args.insert(emit_args.end(), parts[3].begin(), parts[3].end());
+  auto outs = E.call_function(E.helper(op, "emit"), emit_args, op);
+  Value final_state = init;
+  if (n > 0) {
+    std::vector<Value> sargs = parts[0];
+    sargs.insert(sargs.end(), parts[3].begin(), parts[3].end());
+    auto t = E.call_function(E.helper(op, "summarize"), sargs, op);
+    final_state = std::move(E.call_function(E.helper(op, "apply"), {t.at(0), init}, op).at(0));
+  }
+  if (outs.size() + 1 != op.results.size()) fail(op, ErrorKind::ShapeMismatch, "emit returned the wrong number of outputs");
+  for (size_t i = 0; i < outs.size(); ++i) E.set(f, op, i, std::move(outs[i]));
+  E.set(f, op, outs.size(), std::move(final_state));
+  return {};
+}
+
+Flow op_histogram(Engine& E, Frame& f, const Operation& op) {
+  const Tensor& vals = E.operand(f, op, 0).tensor();
+  const int64_t bins = index_of(E.operand(f, op, 1));
+  const Value& valid = E.operand(f, op, 2);
+  if (bins <= 0) fail(op, ErrorKind::InvalidValue, "bins must be positive, got " + std::to_string(bins));
+  const DType cd = op.result()->type.dtype();
+  Tensor out = make_tensor(cd, {bins});
+  if (!valid.is_scalar() && valid.tensor().shape != vals.shape)
+    fail(op, ErrorKind::ShapeMismatch, "valid has shape " + shape_str(valid.tensor().shape) + ", values " + shape_str(vals.shape));
+  const Scalar one = num::make_int(cd, 1);
+  for (int64_t i = 0; i < vals.size(); ++i) {
+    bool active = valid.is_scalar() ? valid.scalar().bits != 0 : valid.tensor().bits[static_cast<size_t>(i)] != 0;
+    if (!active) continue;  // inactive lanes are not range-checked and do not count
+    Scalar v = vals.at(i);
+    bool neg = is_signed_integer(v.dtype) && num::as_signed(v) < 0;
+    uint64_t u = is_signed_integer(v.dtype) ? static_cast<uint64_t>(num::as_signed(v)) : v.bits;
+    if (neg || u >= static_cast<uint64_t>(bins))
+      fail(op, ErrorKind::HistogramRange,
+           "active value " + std::to_string(neg ? num::as_signed(v) : static_cast<int64_t>(u)) + " is outside [0, " +
+               std::to_string(bins) + ")",
+           coord_str(unravel(i, vals.shape)));
+    auto& c = out.bits[static_cast<size_t>(u)];
+    c = num::binary(num::BinaryOp::Add, Scalar{cd, c}, one)->bits;  // wraps in the count dtype
+  }
+  E.set(f, op, 0, std::move(out));
+  return {};
+}
+
+}  // namespace
+
+void register_structured_ops(HandlerTable& t) {
+  t["reduce"] = op_reduce;
+  t["scan"] = op_scan;
+  t["region_fold"] = op_region_fold;
+  t["region_scan"] = op_region_scan;
+  t["histogram"] = op_histogram;
+}
+
+}  // namespace kir::interp

@@ -1,0 +1,134 @@
+// Runtime value helpers: sizes with the element cap, coordinate spelling, accessors that turn a
+// kind mismatch (which the verifier excludes) into an exception instead of UB, and summaries.
+#include "interp/value.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "interp/error.h"
+#include "numerics/format.h"
+#include "numerics/value_text.h"
+
+namespace kir::interp {
+
+int64_t checked_numel(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t e : shape) {
+    if (e < 0) throw RuntimeError(ErrorKind::ShapeMismatch, "", "", "negative extent " + std::to_string(e) + " in shape " + shape_str(shape));
+    if (e != 0 && n > kMaxElements / e)
+      throw RuntimeError(ErrorKind::Limit, "", "",
+                         "shape " + shape_str(shape) + " has more than 2^28 elements (the interpreter's size limit)");
+    n *= e;
+  }
+  if (n > kMaxElements)
+    throw RuntimeError(ErrorKind::Limit, "", "", "shape " + shape_str(shape) + " has more than 2^28 elements (the interpreter's size limit)");
+  return n;
+}
+
+static std::string join_ints(const Shape& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out;
+}
+std::string shape_str(const Shape& shape) { return "[" + join_ints(shape) + "]"; }
+std::string coord_str(const Shape& coord) { return "(" + join_ints(coord) + ")"; }
+
+Shape unravel(int64_t flat, const Shape& shape) {
+  Shape c(shape.size(), 0);
+  for (size_t i = shape.size(); i-- > 0;) {
+    if (shape[i] > 0) {
+      c[i] = flat % shape[i];
+      flat /= shape[i];
+    }
+  }
+  return c;
+}
+
+Shape row_major_strides(const Shape& shape) {
+  Shape s(shape.size(), 1);
+  int64_t acc = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    s[i] = acc;
+    acc *= std::max<int64_t>(shape[i], 1);
+  }
+  return s;
+}
+
+template <class T>
+static const T& get_or_throw(const decltype(Value::v)& v, const char* what) {
+  if (auto* p = std::get_if<T>(&v)) return *p;
+  throw std::logic_error(std::string("interpreter: expected a ") + what + " value");
+}
+
+Scalar Value::scalar() const { return get_or_throw<Scalar>(v, "scalar"); }
+const Tensor& Value::tensor() const { return *get_or_throw<std::shared_ptr<const Tensor>>(v, "tensor"); }
+const TupleV& Value::tuple() const { return *get_or_throw<std::shared_ptr<const TupleV>>(v, "tuple"); }
+const RecordV& Value::record() const { return *get_or_throw<std::shared_ptr<const RecordV>>(v, "record"); }
+const DomainV& Value::domain() const { return *get_or_throw<std::shared_ptr<const DomainV>>(v, "domain"); }
+const RelationV& Value::relation() const { return *get_or_throw<std::shared_ptr<const RelationV>>(v, "relation"); }
+const ViewV& Value::view() const { return *get_or_throw<std::shared_ptr<const ViewV>>(v, "view"); }
+
+static std::string tensor_summary(const Tensor& t) {
+  std::string s = std::string(name(t.dtype)) + shape_str(t.shape);
+  if (t.bits.empty()) return s + " (empty)";
+  if (t.bits.size() <= 8) {
+    s += " {";
+    for (size_t i = 0; i < t.bits.size(); ++i) s += (i ? ", " : "") + num::format_value(t.at(static_cast<int64_t>(i)));
+    return s + "}";
+  }
+  if (is_any_float(t.dtype)) {
+    double lo = INFINITY, hi = -INFINITY;
+    int64_t nans = 0;
+    for (uint64_t b : t.bits) {
+      double d = num::to_double(b, t.dtype);
+      if (std::isnan(d)) { ++nans; continue; }
+      lo = std::min(lo, d);
+      hi = std::max(hi, d);
+    }
+    char buf[128];
+    std::snprintf(buf, sizeof buf, " min=%.9g max=%.9g nan=%lld", lo, hi, static_cast<long long>(nans));
+    return s + buf;
+  }
+  Scalar lo = t.at(0), hi = t.at(0);
+  bool sgn = is_signed_integer(t.dtype);
+  for (int64_t i = 1; i < t.size(); ++i) {
+    Scalar x = t.at(i);
+    if (sgn ? num::as_signed(x) < num::as_signed(lo) : x.bits < lo.bits) lo = x;
+    if (sgn ? num::as_signed(x) > num::as_signed(hi) : x.bits > hi.bits) hi = x;
+  }
+  return s + " min=" + num::format_value(lo) + " max=" + num::format_value(hi);
+}
+
+std::string summarize(const Value& v) {
+  if (v.is_scalar()) return std::string(name(v.scalar().dtype)) + " " + num::format_value(v.scalar());
+  if (v.is_tensor()) return tensor_summary(v.tensor());
+  if (v.is_tuple()) {
+    std::string s = "tuple(";
+    const auto& t = v.tuple();
+    for (size_t i = 0; i < t.elems.size(); ++i) s += (i ? ", " : "") + summarize(t.elems[i]);
+    return s + ")";
+  }
+  if (v.is_record()) {
+    std::string s = "record(";
+    const auto& r = v.record();
+    for (size_t i = 0; i < r.elems.size(); ++i) s += (i ? ", " : "") + r.names[i] + ": " + summarize(r.elems[i]);
+    return s + ")";
+  }
+  if (v.is_enum()) return "@" + v.enumv().enum_name + "::" + v.enumv().member;
+  if (v.is_domain()) {
+    const auto& d = v.domain();
+    return std::string(d.subregion ? "subregion" : "domain") + "(" + std::to_string(d.member(0)) + " + " +
+           std::to_string(d.step) + "*k, k < " + std::to_string(d.count) + ")";
+  }
+  if (v.is_relation()) {
+    const auto& r = v.relation();
+    return "relation<" + std::to_string(r.source_rank) + " -> " + shape_str(r.shape) + (r.masked ? ", masked>" : ">");
+  }
+  if (v.is_view()) {
+    const auto& w = v.view();
+    return std::string(w.is_buffer ? "buffer " : "view ") + w.name + " " + std::string(name(w.storage->dtype)) + shape_str(w.shape);
+  }
+  return "<none>";
+}
+
+}  // namespace kir::interp

@@ -1,0 +1,156 @@
+// The interpreter's runtime value model (seed 000 §2-§4, §14-§15): scalars (numerics Scalar),
+// dense tensors (dtype, concrete shape, one 64-bit bit pattern per element, rank 0 allowed),
+// tuples, records, constexpr enum members, domains/subregions (with source identity), index
+// relations (materialized coordinates plus optional validity), external views (storage, shape,
+// strides, offset, access, per-element "defined" tracking for Out) and logical buffers.
+// Values are immutable and cheap to copy (shared payloads); views and buffers share mutable
+// Storage, which is exactly the aliasing the language gives them.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "kir/type.h"
+#include "numerics/scalar.h"
+
+namespace kir::interp {
+
+using num::Scalar;
+using Shape = std::vector<int64_t>;
+
+// Largest number of elements any tensor, relation, view or buffer may have: bigger sizes are a
+// clear run-time error instead of an allocation that exhausts memory (8 bytes per element).
+inline constexpr int64_t kMaxElements = int64_t{1} << 28;
+
+// Product of the extents; throws RuntimeError-compatible std::length_error beyond kMaxElements
+// or for a negative extent.
+int64_t checked_numel(const Shape& shape);
+std::string shape_str(const Shape& shape);          // "[2, 3]"
+std::string coord_str(const Shape& coord);          // "(1, 2)"
+Shape unravel(int64_t flat, const Shape& shape);    // row-major
+Shape row_major_strides(const Shape& shape);
+
+struct Tensor {
+  DType dtype = DType::F32;
+  Shape shape;
+  std::vector<uint64_t> bits;  // row-major, one bit pattern per element (Scalar::bits layout)
+  int64_t size() const { return static_cast<int64_t>(bits.size()); }
+  Scalar at(int64_t i) const { return Scalar{dtype, bits[static_cast<size_t>(i)]}; }
+};
+
+struct Value;
+struct TupleV {
+  std::vector<Value> elems;
+};
+struct RecordV {
+  std::vector<std::string> names;
+  std::vector<Value> elems;
+};
+struct EnumV {
+  std::string enum_name, member;
+  int64_t value = 0;
+};
+
+// A domain or a contiguous subregion of one: members are root_begin + (first + k) * step for
+// k in [0, count). `root_id` is the identity of the source domain (subregions keep it).
+struct DomainV {
+  int64_t root_id = 0;
+  int64_t root_begin = 0, step = 1;
+  int64_t first = 0, count = 0;
+  bool subregion = false;
+  int64_t member(int64_t k) const { return root_begin + (first + k) * step; }
+};
+
+// An index relation: for each point of `shape` (row-major), one coordinate per source axis and,
+// if masked, whether the point is active.
+struct RelationV {
+  int source_rank = 0;
+  Shape shape;
+  int64_t points = 1;
+  std::vector<std::vector<int64_t>> coords;  // [axis][point]
+  bool masked = false;
+  std::vector<uint8_t> valid;                // [point], when masked
+  bool active(int64_t p) const { return !masked || valid[static_cast<size_t>(p)] != 0; }
+};
+
+// Mutable element storage behind a view or a buffer.
+struct Storage {
+  DType dtype = DType::F32;
+  std::vector<uint64_t> bits;
+  std::vector<uint8_t> defined;   // empty: every element defined
+  std::vector<uint64_t> mark;     // write marks for collision detection (lazily sized)
+  bool is_defined(int64_t i) const { return defined.empty() || defined[static_cast<size_t>(i)] != 0; }
+  void set_defined(int64_t i) { if (!defined.empty()) defined[static_cast<size_t>(i)] = 1; }
+};
+
+struct ViewV {
+  std::shared_ptr<Storage> storage;
+  std::string name;  // parameter name, for messages
+  Access access = Access::In;
+  Shape shape, strides;
+  int64_t offset = 0;
+  bool is_buffer = false;  // a logical buffer (row-major, no access restriction)
+  int64_t storage_index(const Shape& coord) const {
+    int64_t s = offset;
+    for (size_t i = 0; i < coord.size(); ++i) s += coord[i] * strides[i];
+    return s;
+  }
+};
+
+struct Value {
+  std::variant<std::monostate, Scalar, std::shared_ptr<const Tensor>, std::shared_ptr<const TupleV>,
+               std::shared_ptr<const RecordV>, EnumV, std::shared_ptr<const DomainV>,
+               std::shared_ptr<const RelationV>, std::shared_ptr<const ViewV>>
+      v;
+
+  Value() = default;
+  Value(Scalar s) : v(s) {}  // NOLINT
+  Value(Tensor t) : v(std::shared_ptr<const Tensor>(std::make_shared<Tensor>(std::move(t)))) {}  // NOLINT
+  Value(std::shared_ptr<const Tensor> t) : v(std::move(t)) {}  // NOLINT
+  Value(TupleV t) : v(std::shared_ptr<const TupleV>(std::make_shared<TupleV>(std::move(t)))) {}  // NOLINT
+  Value(RecordV r) : v(std::shared_ptr<const RecordV>(std::make_shared<RecordV>(std::move(r)))) {}  // NOLINT
+  Value(EnumV e) : v(std::move(e)) {}  // NOLINT
+  Value(DomainV d) : v(std::make_shared<const DomainV>(d)) {}  // NOLINT
+  Value(RelationV r) : v(std::make_shared<const RelationV>(std::move(r))) {}  // NOLINT
+  Value(std::shared_ptr<const ViewV> w) : v(std::move(w)) {}  // NOLINT
+
+  bool empty() const { return v.index() == 0; }
+  bool is_scalar() const { return std::holds_alternative<Scalar>(v); }
+  bool is_tensor() const { return std::holds_alternative<std::shared_ptr<const Tensor>>(v); }
+  bool is_tuple() const { return std::holds_alternative<std::shared_ptr<const TupleV>>(v); }
+  bool is_record() const { return std::holds_alternative<std::shared_ptr<const RecordV>>(v); }
+  bool is_enum() const { return std::holds_alternative<EnumV>(v); }
+  bool is_domain() const { return std::holds_alternative<std::shared_ptr<const DomainV>>(v); }
+  bool is_relation() const { return std::holds_alternative<std::shared_ptr<const RelationV>>(v); }
+  bool is_view() const { return std::holds_alternative<std::shared_ptr<const ViewV>>(v); }
+
+  Scalar scalar() const;  // throws std::logic_error on a kind mismatch (a verifier bug)
+  const Tensor& tensor() const;
+  const TupleV& tuple() const;
+  const RecordV& record() const;
+  const EnumV& enumv() const { return std::get<EnumV>(v); }
+  const DomainV& domain() const;
+  const RelationV& relation() const;
+  const ViewV& view() const;
+  const std::shared_ptr<const Tensor>& tensor_ptr() const { return std::get<std::shared_ptr<const Tensor>>(v); }
+  // Payloads are allocated non-const; a sole owner may update them in place (copy-on-write).
+  Tensor* unique_tensor() {
+    auto* p = std::get_if<std::shared_ptr<const Tensor>>(&v);
+    return p && p->use_count() == 1 ? const_cast<Tensor*>(p->get()) : nullptr;
+  }
+  TupleV* unique_tuple() {
+    auto* p = std::get_if<std::shared_ptr<const TupleV>>(&v);
+    return p && p->use_count() == 1 ? const_cast<TupleV*>(p->get()) : nullptr;
+  }
+  RecordV* unique_record() {
+    auto* p = std::get_if<std::shared_ptr<const RecordV>>(&v);
+    return p && p->use_count() == 1 ? const_cast<RecordV*>(p->get()) : nullptr;
+  }
+};
+
+// Short human-readable summary ("f32[2, 3] min=-1 max=2.5 nan=0", "i32 7", "tuple(...)").
+std::string summarize(const Value& v);
+
+}  // namespace kir::interp
