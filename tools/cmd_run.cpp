@@ -10,13 +10,9 @@
 
 #include "interp/interpreter.h"
 #include "interp/npy.h"
-#include "kir/normalize/normalize.h"
-#include "kir/text/parser.h"
-#include "kir/verify/verifier.h"
-#include "numerics/format.h"
-#include "numerics/philox.h"
-#include "numerics/value_text.h"
 #include "tools/commands.h"
+#include "tools/kernel_inputs.h"
+#include "tools/load.h"
 
 namespace kir::tools {
 namespace {
@@ -28,25 +24,6 @@ struct RunArgs {
   bool trace = false;
 };
 
-uint64_t name_hash(const std::string& s) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
-// A deterministic pseudo-random element of dtype d: floats in [-2, 2), integers in [0, 8),
-// bools 0/1, e8m0 scales near 1.
-uint64_t random_elem(DType d, uint64_t seed, uint64_t i) {
-  const uint32_t w = num::random_bits(seed, i);
-  if (d == DType::Bool) return w & 1;
-  if (d == DType::E8M0) return 120 + w % 15;
-  if (is_any_float(d)) {
-    const double u = static_cast<double>(w) / 4294967296.0;
-    return num::from_double(4.0 * u - 2.0, d);
-  }
-  return w % 8;
-}
-
 int fail_usage(const std::string& msg) {
   std::cerr << "kir run: " << msg << "\n";
   return 2;
@@ -55,18 +32,10 @@ int fail_usage(const std::string& msg) {
 int run(const RunArgs& a) {
   Diagnostics diags;
   std::string source;
-  auto m = parse_file(a.path, diags, &source);
-  if (!m) { std::cerr << diags.render(source); return 1; }
-  if (!verify_module(*m, diags)) {
-    Diagnostics d2;
-    VerifyOptions surface;
-    surface.allow_surface = true;
-    auto m2 = parse_file(a.path, d2, nullptr);
-    if (!m2 || !verify_module(*m2, d2, surface) || !normalize_module(*m2, d2) || !verify_module(*m2, d2)) {
-      std::cerr << diags.render(source);
-      return 1;
-    }
-    m = std::move(m2);
+  auto m = load_canonical(a.path, diags, source);
+  if (!m) {
+    std::cerr << diags.render(source);
+    return 1;
   }
   const Function* k = nullptr;
   std::vector<std::string> kernels;
@@ -82,77 +51,30 @@ int run(const RunArgs& a) {
     for (const auto& n : kernels) list += " @" + n;
     return fail_usage(kernels.empty() ? a.path + " has no kernel" : "several kernels (" + list + " ); choose one with --kernel");
   }
-  std::map<std::string, const kir::Value*> params;
-  for (const kir::Value* p : k->params()) params[p->name] = p;
-
-  std::map<std::string, interp::KernelArg> args;
-  std::map<std::string, std::string> specs;
+  InputSpec spec;
+  spec.seed = a.seed;
   for (const auto& in : a.inputs) {
     auto eq = in.find('=');
     if (eq == std::string::npos) return fail_usage("--input needs name=file.npy|random:SEED|VALUE, got '" + in + "'");
     std::string n = in.substr(0, eq);
     if (!n.empty() && n[0] == '%') n = n.substr(1);
-    if (!params.count(n)) return fail_usage("kernel @" + k->name + " has no parameter %" + n);
-    specs[n] = in.substr(eq + 1);
+    spec.values[n] = in.substr(eq + 1);
   }
-  std::map<std::string, int64_t> dims;
   for (const auto& d : a.dims) {
     auto eq = d.find('=');
     try {
       if (eq == std::string::npos) throw std::invalid_argument("");
       long long v = std::stoll(d.substr(eq + 1));
       if (v < 0) throw std::invalid_argument("");
-      dims[d.substr(0, eq)] = v;
+      spec.dims[d.substr(0, eq)] = v;
     } catch (...) {
       return fail_usage("--dim needs NAME=N with N >= 0, got '" + d + "'");
     }
   }
+  std::map<std::string, interp::KernelArg> args;
   try {
-    // Views given as .npy fix their extents first.
-    for (const auto& [n, spec] : specs) {
-      const kir::Value* p = params[n];
-      if (!p->type.is(TypeKind::View)) continue;
-      if (spec.rfind("random:", 0) == 0) continue;
-      interp::Tensor t = interp::npy_to_tensor(interp::read_npy(spec), p->type.dtype());
-      args[n] = interp::make_host_view(t.dtype, t.shape, std::move(t.bits));
-    }
-    auto bound = interp::bind_kernel_extents(*k, args);
-    for (const auto& [s, v] : dims) bound[s] = v;
-    for (const kir::Value* p : k->params()) {
-      if (args.count(p->name)) continue;
-      auto sit = specs.find(p->name);
-      uint64_t seed = a.seed ^ name_hash(p->name);
-      if (sit != specs.end() && sit->second.rfind("random:", 0) == 0) seed = std::stoull(sit->second.substr(7)) ^ name_hash(p->name);
-      if (p->type.is(TypeKind::View)) {
-        std::string missing;
-        std::optional<interp::Shape> shape;
-        while (!(shape = interp::param_shape(*p, bound, &missing))) {
-          if (missing.empty() || missing[0] == '%') return fail_usage("cannot determine the shape of %" + p->name);
-          std::cerr << "note: extent " << missing << " is not fixed by the inputs; using 8 (pass --dim " << missing << "=N)\n";
-          bound[missing] = 8;
-        }
-        const DType d = p->type.dtype();
-        interp::HostView h = interp::make_host_view(d, *shape);
-        if (p->type.access() != Access::Out)
-          for (size_t i = 0; i < h.storage->bits.size(); ++i) h.storage->bits[i] = random_elem(d, seed, i);
-        args[p->name] = h;
-      } else if (p->type.is(TypeKind::Enum)) {
-        if (sit != specs.end()) args[p->name] = interp::EnumArg{sit->second};
-        else if (!p->default_value) return fail_usage("constexpr enum %" + p->name + " needs --input " + p->name + "=MEMBER");
-      } else if (p->type.is_scalar()) {
-        const DType d = p->type.dtype();
-        if (sit != specs.end() && sit->second.rfind("random:", 0) != 0) {
-          auto v = num::parse_value(sit->second, d);
-          if (!v) return fail_usage("--input " + p->name + ": " + v.error().message);
-          args[p->name] = *v;
-        } else if (!(p->is_constexpr && p->default_value && sit == specs.end())) {
-          // Runtime scalars default to a benign value: floats in [0, 0.5), integers in [0, 8).
-          uint64_t bits = random_elem(d, seed, 0);
-          if (is_any_float(d)) bits = num::from_double(static_cast<double>(num::random_bits(seed, 1)) / 8589934592.0, d);
-          args[p->name] = interp::Scalar{d, bits};
-        }
-      }
-    }
+    std::string err = make_kernel_args(*k, spec, args, std::cerr);
+    if (!err.empty()) return fail_usage(err);
     interp::Options opts;
     if (a.trace) opts.trace = &std::cout;
     for (const auto& b : a.break_on) {

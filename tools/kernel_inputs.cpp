@@ -1,0 +1,89 @@
+// See kernel_inputs.h.
+#include "tools/kernel_inputs.h"
+
+#include "interp/npy.h"
+#include "numerics/format.h"
+#include "numerics/philox.h"
+#include "numerics/value_text.h"
+
+namespace kir::tools {
+namespace {
+
+uint64_t name_hash(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+// A deterministic pseudo-random element of dtype d: floats in [-2, 2), integers in [0, 8),
+// bools 0/1, e8m0 scales near 1.
+uint64_t random_elem(DType d, uint64_t seed, uint64_t i) {
+  const uint32_t w = num::random_bits(seed, i);
+  if (d == DType::Bool) return w & 1;
+  if (d == DType::E8M0) return 120 + w % 15;
+  if (is_any_float(d)) {
+    const double u = static_cast<double>(w) / 4294967296.0;
+    return num::from_double(4.0 * u - 2.0, d);
+  }
+  return w % 8;
+}
+
+}  // namespace
+
+std::string make_kernel_args(const Function& k, const InputSpec& spec, std::map<std::string, interp::KernelArg>& args,
+                             std::ostream& notes) {
+  std::map<std::string, const kir::Value*> params;
+  for (const kir::Value* p : k.params()) params[p->name] = p;
+  for (const auto& [n, v] : spec.values)
+    if (!params.count(n)) return "kernel @" + k.name + " has no parameter %" + n;
+  const auto& specs = spec.values;
+  // Views given as .npy fix their extents first.
+  for (const auto& [n, value] : specs) {
+    const kir::Value* p = params[n];
+    if (!p->type.is(TypeKind::View)) continue;
+    if (value.rfind("random:", 0) == 0) continue;
+    interp::Tensor t = interp::npy_to_tensor(interp::read_npy(value), p->type.dtype());
+    args[n] = interp::make_host_view(t.dtype, t.shape, std::move(t.bits));
+  }
+  auto bound = interp::bind_kernel_extents(k, args);
+  for (const auto& [s, v] : spec.dims) bound[s] = v;
+  for (const kir::Value* p : k.params()) {
+    if (args.count(p->name)) continue;
+    auto sit = specs.find(p->name);
+    uint64_t seed = spec.seed ^ name_hash(p->name);
+    if (sit != specs.end() && sit->second.rfind("random:", 0) == 0) seed = std::stoull(sit->second.substr(7)) ^ name_hash(p->name);
+    if (p->type.is(TypeKind::View)) {
+      std::string missing;
+      std::optional<interp::Shape> shape;
+      while (!(shape = interp::param_shape(*p, bound, &missing))) {
+        if (missing.empty() || missing[0] == '%') return std::string("cannot determine the shape of %" + p->name);
+        notes << "note: extent " << missing << " is not fixed by the inputs; using " << spec.default_extent
+              << " (pass --dim " << missing << "=N)\n";
+        bound[missing] = spec.default_extent;
+      }
+      const DType d = p->type.dtype();
+      interp::HostView h = interp::make_host_view(d, *shape);
+      if (p->type.access() != Access::Out)
+        for (size_t i = 0; i < h.storage->bits.size(); ++i) h.storage->bits[i] = random_elem(d, seed, i);
+      args[p->name] = h;
+    } else if (p->type.is(TypeKind::Enum)) {
+      if (sit != specs.end()) args[p->name] = interp::EnumArg{sit->second};
+      else if (!p->default_value) return std::string("constexpr enum %" + p->name + " needs --input " + p->name + "=MEMBER");
+    } else if (p->type.is_scalar()) {
+      const DType d = p->type.dtype();
+      if (sit != specs.end() && sit->second.rfind("random:", 0) != 0) {
+        auto v = num::parse_value(sit->second, d);
+        if (!v) return std::string("--input " + p->name + ": " + v.error().message);
+        args[p->name] = *v;
+      } else if (!(p->is_constexpr && p->default_value && sit == specs.end())) {
+        // Runtime scalars default to a benign value: floats in [0, 0.5), integers in [0, 8).
+        uint64_t bits = random_elem(d, seed, 0);
+        if (is_any_float(d)) bits = num::from_double(static_cast<double>(num::random_bits(seed, 1)) / 8589934592.0, d);
+        args[p->name] = interp::Scalar{d, bits};
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace kir::tools

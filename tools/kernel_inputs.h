@@ -1,0 +1,26 @@
+// Building the arguments of a kernel invocation for `kir run` and the campaign: views read from
+// .npy files or generated from a seed, literal or generated runtime scalars, constexpr values, and
+// extents fixed by the inputs, by --dim, or defaulted (with a note).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+
+#include "interp/interpreter.h"
+
+namespace kir::tools {
+
+struct InputSpec {
+  std::map<std::string, std::string> values;  // parameter -> file.npy | random:SEED | literal
+  std::map<std::string, int64_t> dims;        // extent symbol -> N
+  uint64_t seed = 0;
+  int64_t default_extent = 8;
+};
+
+// Fills `args` for every parameter of kernel `k`. Returns an empty string on success, otherwise a
+// usage error message. Notes about defaulted extents go to `notes`.
+std::string make_kernel_args(const Function& k, const InputSpec& spec, std::map<std::string, interp::KernelArg>& args,
+                             std::ostream& notes);
+
+}  // namespace kir::tools
