@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer target for the KIR parser+verifier on the test corpus.
-# Usage: scripts/fuzz.sh BUILD_DIR SECONDS [libFuzzer flags...]   (BUILD_DIR configured with
-# -DCMAKE_CXX_COMPILER=clang++ -DKIR_FUZZ=ON). Exits non-zero on a crash, leak or sanitizer report.
+# Runs one libFuzzer target on its seed corpus (copied to a temporary directory).
+# Usage: scripts/fuzz.sh BUILD_DIR TARGET SECONDS [libFuzzer flags...]
+#   TARGET: fuzz_parse_verify (corpus: tests/kir/**.kir) or fuzz_spec (corpus: specs/**.yaml and
+#   tests/specs data). BUILD_DIR is configured with -DCMAKE_CXX_COMPILER=clang++ -DKIR_FUZZ=ON.
+# Exits non-zero on a crash, leak, timeout or sanitizer report; the reproducer is left in the
+# current directory (crash-*, leak-*, timeout-*).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dir=$1 secs=$2; shift 2
+dir=$1 target=$2 secs=$3; shift 3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp tests/kir/valid/*.kir tests/kir/invalid/*.kir "$work"/ 2>/dev/null || true
-find tests/kir/normalize -name '*.kir' -exec cp {} "$work"/ \; 2>/dev/null || true
-"$dir"/fuzz/fuzz_parse_verify -max_total_time="$secs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-  -print_final_stats=1 "$@" "$work" 2>&1 | tail -n 12
+case "$target" in
+  fuzz_parse_verify) find tests/kir examples -name '*.kir' -exec cp {} "$work"/ \; ;;
+  fuzz_spec) find specs tests/specs -name '*.yaml' -exec cp {} "$work"/ \; 2>/dev/null || true ;;
+  *) echo "fuzz.sh: unknown target $target" >&2; exit 2 ;;
+esac
+echo "fuzz: $target for ${secs} s on $(ls "$work" | wc -l) seed files"
+"$dir/fuzz/$target" -max_total_time="$secs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+  -print_final_stats=1 "$@" "$work" > "$work/log" 2>&1 || { tail -n 40 "$work/log"; exit 1; }
+grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' "$work/log" || tail -n 3 "$work/log"

@@ -1,6 +1,8 @@
 // Formatting and ordering of manifest diagnostics.
 #include "specs/src/diag.h"
 
+#include "specs/src/checklist.h"
+
 #include <algorithm>
 #include <tuple>
 
@@ -22,7 +24,14 @@ const char* level_name(Level l) {
 }
 
 std::string SpecDiag::str() const {
-  return loc.str() + ": [" + level_name(level) + "] " + (op.empty() ? "-" : op) + ": " + text;
+  std::string t = text;
+  // "... [C37]" → "... [C37, M7]": name the checklist item too
+  auto open = t.rfind('[');
+  if (!t.empty() && t.back() == ']' && open != std::string::npos) {
+    std::string m = checklist_id(t.substr(open + 1, t.size() - open - 2));
+    if (!m.empty() && m != t.substr(open + 1, t.size() - open - 2)) t.insert(t.size() - 1, ", " + m);
+  }
+  return loc.str() + ": [" + level_name(level) + "] " + (op.empty() ? "-" : op) + ": " + t;
 }
 
 void SpecDiags::add(const Loc& loc, Level level, const std::string& op, const std::string& text) {

@@ -22,6 +22,6 @@ struct SpecDType {
 const SpecDType* find_dtype(std::string_view name);
 const std::vector<SpecDType>& all_dtypes();
 // Integer range of an integer dtype (int8 → [-128, 127]).
-void int_range(const SpecDType& d, long long& lo, unsigned long long& hi);
+void int_range(const SpecDType& d, long& lo, unsigned long& hi);
 
 }  // namespace kir::specs

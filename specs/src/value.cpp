@@ -152,9 +152,9 @@ bool fits_i64(const mpz_class& v) {
   return v >= mpz_class("-9223372036854775808") && v <= mpz_class("9223372036854775807");
 }
 
-long long to_i64(const mpz_class& v, const std::string& what) {
+long to_i64(const mpz_class& v, const std::string& what) {
   if (!fits_i64(v)) throw EvalError(what + " " + v.get_str() + " is too large");
-  return static_cast<long long>(v.get_si());
+  return static_cast<long>(v.get_si());
 }
 
 }  // namespace kir::specs

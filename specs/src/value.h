@@ -58,6 +58,7 @@ struct AdtValue {
   std::string adt;
   std::string ctor;
   std::vector<std::pair<std::string, Value>> fields;  // declaration order
+  bool partial = false;  // discriminant points: only the finite fields are known
   const Value* field(const std::string& name) const;
 };
 
@@ -70,6 +71,6 @@ int compare(const Value& a, const Value& b);
 std::vector<mpz_class> to_ints(const Value& v, const std::string& what);
 // Fits in a signed 64-bit integer (sizes, ranks, counts).
 bool fits_i64(const mpz_class& v);
-long long to_i64(const mpz_class& v, const std::string& what);
+long to_i64(const mpz_class& v, const std::string& what);
 
 }  // namespace kir::specs

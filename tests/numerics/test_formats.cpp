@@ -21,7 +21,6 @@ namespace {
 
 const DType kFloatTypes[] = {DType::F16,  DType::BF16, DType::F32,  DType::F64,
                              DType::E4M3, DType::E5M2, DType::E2M1, DType::E8M0};
-const DType kSmall[] = {DType::E4M3, DType::E5M2, DType::E2M1, DType::E8M0};
 
 uint64_t f32(uint32_t b, DType to) { return from_double(double(reftest::f32_from(b)), to); }
 

@@ -1,0 +1,150 @@
+// Input data generation and the .npy writer (see datagen.h).
+#include "specs/src/datagen.h"
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include "numerics/dtype.h"
+#include "numerics/format.h"
+#include "specs/src/dtypes.h"
+#include "specs/src/generators.h"
+
+namespace kir::specs {
+namespace {
+
+struct Layout {
+  int bytes;            // bytes per element
+  std::string descr;
+  std::optional<kir::DType> fmt;  // float format for rounding (components for complex)
+  bool complex = false;
+};
+
+Layout layout_of(const std::string& dt) {
+  if (dt == "bool") return {1, "|b1", std::nullopt};
+  if (dt == "uint8") return {1, "|u1", std::nullopt};
+  if (dt == "uint16") return {2, "<u2", std::nullopt};
+  if (dt == "uint32") return {4, "<u4", std::nullopt};
+  if (dt == "uint64") return {8, "<u8", std::nullopt};
+  if (dt == "int8") return {1, "|i1", std::nullopt};
+  if (dt == "int16") return {2, "<i2", std::nullopt};
+  if (dt == "int32") return {4, "<i4", std::nullopt};
+  if (dt == "int64") return {8, "<i8", std::nullopt};
+  if (dt == "float16") return {2, "<f2", kir::DType::F16};
+  if (dt == "bfloat16") return {2, "<u2", kir::DType::BF16};
+  if (dt == "float32") return {4, "<f4", kir::DType::F32};
+  if (dt == "float64") return {8, "<f8", kir::DType::F64};
+  if (dt == "float8_e4m3fn") return {1, "|u1", kir::DType::E4M3};
+  if (dt == "float8_e5m2") return {1, "|u1", kir::DType::E5M2};
+  if (dt == "complex64") return {8, "<c8", kir::DType::F32, true};
+  if (dt == "complex128") return {16, "<c16", kir::DType::F64, true};
+  throw EvalError("not implemented: data generation for " + dt);
+}
+
+void put(std::vector<uint8_t>& out, uint64_t bits, int nbytes) {
+  for (int k = 0; k < nbytes; ++k) out.push_back(static_cast<uint8_t>(bits >> (8 * k)));
+}
+
+double normal(SpecRng& rng) {
+  double u1 = (static_cast<double>(rng.next() >> 11) + 1.0) * 0x1.0p-53;
+  double u2 = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+}
+
+std::vector<double> specials(const SpecDType& d) {
+  std::vector<double> s = {0.0, -0.0, std::numeric_limits<double>::quiet_NaN(), d.max_finite, -d.max_finite};
+  if (d.has_inf) {
+    s.push_back(std::numeric_limits<double>::infinity());
+    s.push_back(-std::numeric_limits<double>::infinity());
+  }
+  return s;
+}
+
+}  // namespace
+
+std::vector<TensorData> generate_inputs(const OpSpec& op, const Call& call, const DataOptions& opts) {
+  std::vector<TensorData> out;
+  for (const auto& t : call.tensors) {
+    if (t.role == Role::Output || !t.present) continue;
+    TensorData td;
+    td.name = t.name;
+    td.dtype = t.dtype;
+    mpz_class count = 1;
+    for (const auto& d : t.shape) {
+      td.shape.push_back(to_i64(d, "axis"));
+      count *= d;
+    }
+    if (count > static_cast<unsigned long>(kMaxSeqLen) * 8) throw EvalError("tensor '" + t.name + "' has " + count.get_str() + " elements, too many to generate");
+    size_t n = count.get_ui();
+    Layout l = layout_of(t.dtype);
+    td.npy_descr = l.descr;
+    const SpecDType* sd = find_dtype(t.dtype);
+    SpecRng rng(static_cast<uint64_t>(kWorkloadSeed ^ crc32(op.name + ":" + t.name + ":" + call.case_id)));
+    td.bytes.reserve(n * static_cast<size_t>(l.bytes));
+    if (t.values) {
+      std::vector<long> gshape;
+      auto flat = flatten(*t.values, gshape);
+      for (const auto& x : flat) put(td.bytes, static_cast<uint64_t>(x.get_si()), l.bytes);
+      out.push_back(std::move(td));
+      continue;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      if (!l.fmt) {
+        uint64_t v = rng.below(t.dtype == "bool" ? 2 : 8);
+        put(td.bytes, v, l.bytes);
+        continue;
+      }
+      const SpecDType& comp = l.complex ? *find_dtype(sd->component) : *sd;
+      for (int part = 0; part < (l.complex ? 2 : 1); ++part) {
+        double x = normal(rng);
+        if (opts.inject_special && rng.below(8) == 0) {
+          auto sp = specials(comp);
+          x = sp[rng.below(sp.size())];
+        }
+        put(td.bytes, kir::num::from_double(x, *l.fmt), kir::info(*l.fmt).bits / 8);
+      }
+    }
+    out.push_back(std::move(td));
+  }
+  return out;
+}
+
+bool write_npy(const TensorData& t, const std::string& path, std::string& err) {
+  std::string shape = "(";
+  for (size_t k = 0; k < t.shape.size(); ++k) shape += std::to_string(t.shape[k]) + (t.shape.size() == 1 || k + 1 < t.shape.size() ? "," : "") + (k + 1 < t.shape.size() ? " " : "");
+  shape += ")";
+  std::string header = "{'descr': '" + t.npy_descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+  size_t total = 10 + header.size() + 1;
+  header += std::string((64 - total % 64) % 64, ' ') + "\n";
+  std::ofstream f(path, std::ios::binary);
+  if (!f) { err = "cannot write " + path; return false; }
+  f.write("\x93NUMPY\x01\x00", 8);
+  uint16_t hl = static_cast<uint16_t>(header.size());
+  char hlb[2] = {static_cast<char>(hl & 0xFF), static_cast<char>(hl >> 8)};
+  f.write(hlb, 2);
+  f.write(header.data(), static_cast<std::streamsize>(header.size()));
+  f.write(reinterpret_cast<const char*>(t.bytes.data()), static_cast<std::streamsize>(t.bytes.size()));
+  if (!f) { err = "cannot write " + path; return false; }
+  return true;
+}
+
+std::vector<std::string> write_inputs_npy(const OpSpec& op, const Call& call, const std::string& dir, const DataOptions& opts,
+                                          std::string& err) {
+  std::vector<std::string> paths;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  try {
+    for (const auto& t : generate_inputs(op, call, opts)) {
+      std::string p = (std::filesystem::path(dir) / (call.case_id + "." + t.name + ".npy")).string();
+      if (!write_npy(t, p, err)) return paths;
+      paths.push_back(p);
+    }
+  } catch (const EvalError& e) {
+    err = e.what();
+  }
+  return paths;
+}
+
+}  // namespace kir::specs

@@ -1,0 +1,41 @@
+// Input data for instantiated calls (reference §7.3): generated metadata tensors get exactly
+// their generated values; float and complex tensors standard-normal values rounded once to the
+// dtype (kir numerics' correctly rounded conversion); integer tensors uniform in [0, 8); bool in
+// [0, 2). Seeded per op, tensor and case id, so a call's data is reproducible. On request,
+// special values (±0, ±inf where the format has it, NaN, ±max finite, smallest subnormal) are
+// injected into float inputs. Data is returned as raw little-endian bytes (the C++ API the
+// interpreter consumes) or written as .npy files.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "specs/src/instantiate.h"
+#include "specs/src/model.h"
+
+namespace kir::specs {
+
+struct DataOptions {
+  bool inject_special = false;
+};
+
+struct TensorData {
+  std::string name;
+  std::string dtype;
+  std::vector<long> shape;
+  std::vector<uint8_t> bytes;  // little-endian storage, row-major
+  std::string npy_descr;       // numpy dtype descr; bfloat16/float8 as their raw bits (<u2, |u1)
+};
+
+// Data for every present input and construction-time tensor of `call`. Throws EvalError
+// ("not implemented: data generation for <dtype>") for dtypes kir numerics lacks (fnuz fp8s).
+std::vector<TensorData> generate_inputs(const OpSpec& op, const Call& call, const DataOptions& opts);
+
+// Writes NumPy .npy (format 1.0). Returns false with `err` set on failure.
+bool write_npy(const TensorData& t, const std::string& path, std::string& err);
+
+// Generates and writes `<dir>/<case_id>.<tensor>.npy` for each input; returns the paths.
+std::vector<std::string> write_inputs_npy(const OpSpec& op, const Call& call, const std::string& dir,
+                                          const DataOptions& opts, std::string& err);
+
+}  // namespace kir::specs

@@ -1,0 +1,25 @@
+// The validator behind `kir spec validate`: on loaded manifests, the signature-level checks
+// (C14–C42 kinds, families, structure, per-discriminant-point checks), the effects rules
+// (E1–E4), the workload rows through instantiation (W1–W23) and the composition references.
+// Parity with the paired Intent kernel (replacing the reference's Python-class checks P1–P7)
+// is not implemented yet: the kernels come in a later issue.
+#pragma once
+#include <string>
+
+#include "specs/src/diag.h"
+#include "specs/src/model.h"
+
+namespace kir::specs {
+
+struct ValidateOptions {
+  std::string only_op;          // --op NAME: check only this op
+  size_t point_cap = 4096;      // discriminant points enumerated per op
+  size_t point_warn = 256;      // more points than this: advisory warning
+};
+
+void validate(const Manifest& m, SpecDiags& d, const ValidateOptions& opts = {});
+
+// Loads PATHS and validates; returns the exit code of the CLI (0 no errors, 1 errors).
+int validate_paths(const std::vector<std::string>& paths, const ValidateOptions& opts, std::string& report);
+
+}  // namespace kir::specs
