@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds kir and runs the bundled conformance campaign.
-# Until the backend and oracle exist, the campaign checks every bundled kernel: `kir verify`
-# on canonical files, `kir normalize` + verify on surface files, and prints a summary.
+# Until the backend and oracle exist, the campaign normalizes, verifies and runs every bundled
+# kernel in the reference interpreter on seeded inputs and prints a summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
