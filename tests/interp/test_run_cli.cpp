@@ -10,30 +10,16 @@
 #include <fstream>
 
 #include "interp/npy.h"
+#include "tests/run_tool.h"
 #include "interp_test.h"
 
 using namespace kir;
 
 namespace {
 
-struct Run {
-  int code;
-  std::string out;
-};
+using Run = kir::test::ToolRun;
 
-Run kir_cmd(const std::string& args) {
-  const char* bin = std::getenv("KIR_BIN");
-  REQUIRE(bin != nullptr);
-  std::string cmd = std::string(bin) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), out};
-}
+Run kir_cmd(const std::string& args) { return kir::test::run_kir(args); }
 
 std::filesystem::path tmp_dir(const std::string& name) {
   auto d = std::filesystem::temp_directory_path() / ("kir_run_" + std::to_string(::getpid()) + "_" + name);
