@@ -2,6 +2,7 @@
 // control flow signals, helper calls with extent unification, operand/result access, and the
 // op handler table filled by the ops_*.cpp files (one file per op family).
 #pragma once
+#include <climits>
 #include <functional>
 #include <map>
 #include <string>
@@ -40,6 +41,27 @@ void register_structured_ops(HandlerTable& t);
 void register_contract_ops(HandlerTable& t);
 void register_random_ops(HandlerTable& t);
 
+// Conflict tracking of one executing `parallel` (issue 4 item 2): per touched element (storage
+// serial, storage index) the point that wrote it and up to two distinct points that read it (two
+// suffice: a later writer differs from at least one of them). Points are their coordinates.
+struct ParallelAccess {
+  static constexpr int64_t kNone = INT64_MIN;
+  int64_t writer = kNone;
+  const Operation* wop = nullptr;
+  int64_t reader[2] = {kNone, kNone};
+  const Operation* rop[2] = {nullptr, nullptr};
+};
+struct ParallelTracker {
+  struct KeyHash {
+    size_t operator()(const std::pair<uint64_t, int64_t>& k) const {
+      return std::hash<uint64_t>()(k.first * 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(k.second));
+    }
+  };
+  const Operation* op = nullptr;  // the parallel
+  int64_t point = 0;              // coordinate of the point now executing
+  std::unordered_map<std::pair<uint64_t, int64_t>, ParallelAccess, KeyHash> acc;
+};
+
 class Engine {
  public:
   Engine(const Module& m, Options o);
@@ -49,6 +71,22 @@ class Engine {
   uint64_t steps = 0;
   int64_t next_domain_id = 1;
   uint64_t write_epoch = 0;  // one per store op, for collision detection
+  uint64_t parallel_runs = 0;  // executed parallel ops (seeds the Shuffle order per op)
+  std::vector<ParallelTracker*> parallels;  // executing parallels, innermost last
+  // Law checking of region_fold (laws.cpp): active while `laws` is set.
+  LawReport* laws = nullptr;
+  uint64_t law_seed = 0;
+  int law_splits = 3;
+  // Checks the laws of one region_fold execution (sources, identity, captures) into *laws.
+  void check_fold_laws(const Operation& op, const std::vector<Value>& sources, const Value& identity,
+                       const std::vector<Value>& captures, int64_t axis, int64_t n);
+
+  // Records a plain (non-atomic) access by `op` to element `idx` of `v`'s storage (logical
+  // coordinate `elem`) against every executing parallel, innermost first; a write and another
+  // access of the same element by two points of one parallel is a ParallelConflict error.
+  void note_access(const Operation& op, const ViewV& v, int64_t idx, const Shape& elem, bool write) {
+    if (!parallels.empty()) note_access_slow(op, v, idx, elem, write);
+  }
 
   const Value& operand(Frame& f, const Operation& op, size_t i) const;
   size_t num_operands(const Operation& op) const { return op.operands.size(); }
@@ -70,6 +108,7 @@ class Engine {
   void run_kernel(const Function& k, const std::map<std::string, KernelArg>& args);
 
  private:
+  void note_access_slow(const Operation& op, const ViewV& v, int64_t idx, const Shape& elem, bool write);
   HandlerTable handlers_;
   Flow exec(Frame& f, const Operation& op);
   void after_op(Frame& f, const Operation& op);

@@ -10,6 +10,7 @@ const char* kind_name(ErrorKind k) {
     case ErrorKind::UndefinedRead: return "undefined-read";
     case ErrorKind::OutOfBounds: return "out-of-bounds";
     case ErrorKind::UniqueCollision: return "write-collision";
+    case ErrorKind::ParallelConflict: return "parallel-conflict";
     case ErrorKind::DivisionByZero: return "division-by-zero";
     case ErrorKind::IntOverflow: return "integer-overflow";
     case ErrorKind::HistogramRange: return "histogram-range";

@@ -15,6 +15,7 @@ enum class ErrorKind {
   UndefinedRead,     // read of an Out view or buffer element never written
   OutOfBounds,       // active coordinate outside the accessed source
   UniqueCollision,   // two points of a unique_store (or a store) write the same element
+  ParallelConflict,  // two points of a parallel write (or write and read) the same element
   DivisionByZero,    // integer division or remainder by zero
   IntOverflow,       // INT_MIN / -1, shift out of range
   HistogramRange,    // histogram value outside [0, bins) on an active lane

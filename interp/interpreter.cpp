@@ -199,4 +199,18 @@ std::vector<Value> Interpreter::call_helper(const std::string& name, const std::
 
 uint64_t Interpreter::steps() const { return engine_->steps; }
 
+LawReport Interpreter::check_region_fold_laws(const std::string& name, const std::vector<Value>& args, uint64_t seed,
+                                              int random_splits) {
+  LawReport report;
+  struct Scope {
+    Engine& E;
+    ~Scope() { E.laws = nullptr; }
+  } scope{*engine_};
+  engine_->laws = &report;
+  engine_->law_seed = seed;
+  engine_->law_splits = random_splits < 0 ? 0 : random_splits;
+  call_helper(name, args);
+  return report;
+}
+
 }  // namespace kir::interp

@@ -2,12 +2,15 @@
 // module on external views, runtime scalars and constexpr specializations, or call a helper
 // directly. Every value is computed with the numerics library (exact: rounded once per the
 // language's rules). Faults raise interp::RuntimeError naming op, location and coordinates.
+// Options choose the freedoms (parallel point order); check_region_fold_laws checks the laws of
+// the region_folds a helper executes.
 #pragma once
 #include <cstdint>
 #include <iosfwd>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -37,11 +40,36 @@ struct EnumArg {
 };
 using KernelArg = std::variant<HostView, Scalar, EnumArg>;
 
+// The order in which the points of a `parallel` run (the language leaves it free): canonical
+// (increasing logical coordinate), reverse, or a seeded shuffle (policy_seed; each executed
+// parallel op draws its own permutation from the seed and its execution count).
+enum class ParallelOrder { Canonical, Reverse, Shuffle };
+
 struct Options {
   std::ostream* trace = nullptr;  // one line per executed op when set
   bool break_on_nan = false;      // stop at the first op whose result has a NaN
   bool break_on_inf = false;      // ... or an infinity
   uint64_t max_steps = 2'000'000'000ull;  // executed-op budget: a runaway while is an error, not a hang
+  ParallelOrder parallel_order = ParallelOrder::Canonical;
+  uint64_t policy_seed = 0;       // seed of the Shuffle order
+};
+
+// Law checking of region_fold (seed section 9; issue 4 item 3): one broken law found while a
+// region_fold op ran, with the smallest segments (half-open ranges along the folded axis) that
+// show it. Laws: "homomorphism" (summarize(A ++ B) == combine(summarize A, summarize B)),
+// "left identity" (combine(identity, s) == s) and "right identity" (combine(s, identity) == s).
+// Values are compared bit for bit (an inexact float combine shows up as a homomorphism break).
+struct LawViolation {
+  std::string law;
+  std::string op_location;                            // the region_fold's file:line:col
+  std::vector<std::pair<int64_t, int64_t>> segments;  // smallest witness, [begin, end) each
+  std::string detail;                                 // the differing values and segmentations
+};
+struct LawReport {
+  int64_t folds_checked = 0;  // region_fold executions examined
+  std::vector<LawViolation> violations;  // at most one per (op, law)
+  bool ok() const { return violations.empty(); }
+  std::string str() const;  // one line per violation ("ok" when none)
 };
 
 class Engine;
@@ -62,6 +90,13 @@ class Interpreter {
   std::vector<Value> call_helper(const std::string& name, const std::vector<Value>& args);
 
   uint64_t steps() const;  // ops executed so far
+
+  // Calls helper `name` like call_helper while checking the laws of every region_fold it
+  // executes: each is also evaluated under segmentation per element and `random_splits` seeded
+  // random splits and compared with the whole segmentation; identity neutrality is checked per
+  // element. A break is searched down to the smallest pair of adjacent segments showing it.
+  LawReport check_region_fold_laws(const std::string& name, const std::vector<Value>& args, uint64_t seed = 0,
+                                   int random_splits = 3);
 
  private:
   std::unique_ptr<Engine> engine_;

@@ -1,6 +1,7 @@
 // Structured control (seed 000 §5-§6) and helper calls (§1): if, for over a domain/subregion in
 // logical order with carries, while, break/continue carrying the loop's values, parallel (points
-// executed one after another in canonical order: increasing logical coordinate), and call. Each
+// executed one after another in the Options order: canonical = increasing logical coordinate,
+// reverse, or seeded shuffle; plain accesses checked for conflicts between points), and call. Each
 // carry keeps its schema: a yielded value whose dtype/shape differs from the init at run time
 // (dynamic extents) is a shape-mismatch error naming the carry.
 #include "interp/engine.h"
@@ -90,10 +91,49 @@ Flow op_while(Engine& E, Frame& f, const Operation& op) {
   return {};
 }
 
+uint64_t splitmix64(uint64_t& x) {
+  uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// Pops the conflict tracker of a parallel also when a point throws.
+struct TrackerScope {
+  Engine& E;
+  TrackerScope(Engine& e, ParallelTracker& t) : E(e) { E.parallels.push_back(&t); }
+  ~TrackerScope() { E.parallels.pop_back(); }
+  TrackerScope(const TrackerScope&) = delete;
+  TrackerScope& operator=(const TrackerScope&) = delete;
+};
+
 Flow op_parallel(Engine& E, Frame& f, const Operation& op) {
   const DomainV d = E.operand(f, op, 0).domain();
-  // Canonical point order: increasing logical coordinate (the --policy orders are future work).
-  for (int64_t k = 0; k < d.count; ++k) E.run_region(f, *op.regions.at(0), {Scalar{DType::Index, static_cast<uint64_t>(d.member(k))}});
+  const uint64_t run = ++E.parallel_runs;
+  ParallelTracker tracker;
+  tracker.op = &op;
+  TrackerScope scope(E, tracker);
+  const Region& body = *op.regions.at(0);
+  auto run_point = [&](int64_t k) {
+    tracker.point = d.member(k);
+    E.run_region(f, body, {Scalar{DType::Index, static_cast<uint64_t>(tracker.point)}});
+  };
+  switch (E.opts.parallel_order) {
+    case ParallelOrder::Canonical:  // increasing logical coordinate
+      for (int64_t k = 0; k < d.count; ++k) run_point(k);
+      break;
+    case ParallelOrder::Reverse:
+      for (int64_t k = d.count; k-- > 0;) run_point(k);
+      break;
+    case ParallelOrder::Shuffle: {  // Fisher-Yates with splitmix64: the same permutation everywhere
+      std::vector<int64_t> order(static_cast<size_t>(d.count));
+      for (int64_t k = 0; k < d.count; ++k) order[static_cast<size_t>(k)] = k;
+      uint64_t state = E.opts.policy_seed ^ (run * 0xD1B54A32D192ED03ull);
+      for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[splitmix64(state) % i]);
+      for (int64_t k : order) run_point(k);
+      break;
+    }
+  }
   return {};
 }
 

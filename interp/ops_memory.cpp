@@ -1,5 +1,5 @@
 // Indexed access through index relations (seed 000 §15-§16): pure gather, external view and
-// logical-buffer load/store, unique_store (injectivity checked: a collision is an error naming
+// logical-buffer load/store (recorded for parallel conflict detection, parallel_check.cpp), unique_store (injectivity checked: a collision is an error naming
 // both points), scatter_reduce (the typed combine applied in canonical point order), and the
 // atomics with sequential semantics (one point after another in canonical order). Invalid lanes
 // of a masked relation read the explicit fill and never touch the source; invalid writes have no
@@ -102,8 +102,14 @@ Flow op_load(Engine& E, Frame& f, const Operation& op) {
   const RelationV& r = E.operand(f, op, 1).relation();
   uint64_t fill = fill_of(E, f, op, 2, r);
   std::vector<uint64_t> out(static_cast<size_t>(r.points));
-  for (int64_t p = 0; p < r.points; ++p)
-    out[static_cast<size_t>(p)] = r.active(p) ? read_elem(op, v, r, p) : fill;
+  for (int64_t p = 0; p < r.points; ++p) {
+    if (!r.active(p)) { out[static_cast<size_t>(p)] = fill; continue; }
+    out[static_cast<size_t>(p)] = read_elem(op, v, r, p);
+    if (!E.parallels.empty()) {
+      const Shape c = point_coord(r, p);
+      E.note_access(op, v, v.storage_index(c), c, false);
+    }
+  }
   E.set(f, op, 0, assemble(v.storage->dtype, r, std::move(out)));
   return {};
 }
@@ -125,6 +131,7 @@ Flow op_store(Engine& E, Frame& f, const Operation& op) {
   for (int64_t p = 0; p < r.points; ++p) {
     if (!r.active(p)) continue;
     int64_t idx = write_index(E, op, v, r, p, epoch);
+    if (!E.parallels.empty()) E.note_access(op, v, idx, point_coord(r, p), true);
     v.storage->bits[static_cast<size_t>(idx)] = block_elem(op, val, r, p);
     v.storage->set_defined(idx);
   }

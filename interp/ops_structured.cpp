@@ -98,6 +98,7 @@ Flow op_region_fold(Engine& E, Frame& f, const Operation& op) {
     E.set(f, op, 0, parts[1].at(0));
     return {};
   }
+  if (E.laws) E.check_fold_laws(op, parts[0], parts[1].at(0), parts[2], axis, n);
   std::vector<Value> args = parts[0];
   args.insert(args.end(), parts[2].begin(), parts[2].end());
   auto res = E.call_function(E.helper(op, "summarize"), args, op);

@@ -6,6 +6,7 @@
 // Values are immutable and cheap to copy (shared payloads); views and buffers share mutable
 // Storage, which is exactly the aliasing the language gives them.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -75,12 +76,20 @@ struct RelationV {
   bool active(int64_t p) const { return !masked || valid[static_cast<size_t>(p)] != 0; }
 };
 
+// A process-unique identity for each Storage (conflict tracking keys on it: an address may be
+// reused by a later allocation, a serial never is).
+inline uint64_t next_storage_serial() {
+  static std::atomic<uint64_t> counter{0};
+  return ++counter;
+}
+
 // Mutable element storage behind a view or a buffer.
 struct Storage {
   DType dtype = DType::F32;
   std::vector<uint64_t> bits;
   std::vector<uint8_t> defined;   // empty: every element defined
   std::vector<uint64_t> mark;     // write marks for collision detection (lazily sized)
+  uint64_t serial = next_storage_serial();
   bool is_defined(int64_t i) const { return defined.empty() || defined[static_cast<size_t>(i)] != 0; }
   void set_defined(int64_t i) { if (!defined.empty()) defined[static_cast<size_t>(i)] = 1; }
 };

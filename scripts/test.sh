@@ -13,6 +13,8 @@ for a in "$@"; do
   esac
 done
 scripts/install-deps.sh
+# ccache hits across clones in different folders (CI clones afresh each run).
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 jobs=$(nproc)
 
 build() {  # build DIR [cmake args...]

@@ -3,7 +3,8 @@
 // fixed by the inputs come from --dim NAME=N (default 8, with a note). Prints a summary of every
 // Out/InOut view (shape, dtype, min/max, NaN count, undefined elements) and writes them as .npy
 // to --output DIR. --trace prints one line per executed op; --break-on nan|inf stops at the
-// first op producing one. Surface files are normalized first. Exit: 0 ok, 1 error, 2 usage.
+// first op producing one; --policy parallel=canonical|reverse|shuffle:SEED picks the order of
+// the points of every parallel. Surface files are normalized first. Exit: 0 ok, 1 error, 2 usage.
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -19,7 +20,7 @@ namespace {
 
 struct RunArgs {
   std::string path, kernel, output;
-  std::vector<std::string> inputs, dims, break_on;
+  std::vector<std::string> inputs, dims, break_on, policies;
   uint64_t seed = 0;
   bool trace = false;
 };
@@ -82,6 +83,21 @@ int run(const RunArgs& a) {
       else if (b == "inf") opts.break_on_inf = true;
       else return fail_usage("--break-on takes nan or inf");
     }
+    for (const auto& p : a.policies) {
+      const std::string usage = "--policy takes parallel=canonical|reverse|shuffle:SEED, got '" + p + "'";
+      if (p.rfind("parallel=", 0) != 0) return fail_usage(usage);
+      const std::string v = p.substr(9);
+      if (v == "canonical") opts.parallel_order = interp::ParallelOrder::Canonical;
+      else if (v == "reverse") opts.parallel_order = interp::ParallelOrder::Reverse;
+      else if (v.rfind("shuffle:", 0) == 0 && v.size() > 8 && v.find_first_not_of("0123456789", 8) == std::string::npos) {
+        try {
+          opts.policy_seed = std::stoull(v.substr(8));
+        } catch (...) {
+          return fail_usage(usage);
+        }
+        opts.parallel_order = interp::ParallelOrder::Shuffle;
+      } else return fail_usage(usage);
+    }
     interp::Interpreter it(*m, opts);
     it.run_kernel(k->name, args);
     if (!a.output.empty()) std::filesystem::create_directories(a.output);
@@ -122,6 +138,7 @@ void register_run_command(CLI::App& app, int& exit_code) {
   run_cmd->add_option("--seed", args.seed, "Seed of generated inputs (default 0)");
   run_cmd->add_flag("--trace", args.trace, "Print one line per executed op");
   run_cmd->add_option("--break-on", args.break_on, "Stop at the first op producing nan or inf");
+  run_cmd->add_option("--policy", args.policies, "parallel=canonical|reverse|shuffle:SEED (order of parallel points)");
   run_cmd->callback([&exit_code] { exit_code = run(args); });
 }
 

@@ -12,6 +12,7 @@
 #include "specs/src/instantiate.h"
 #include "specs/src/kind_check.h"
 #include "specs/src/loader.h"
+#include "specs/src/parity.h"
 #include "specs/src/predicates.h"
 #include "specs/src/yaml_util.h"
 
@@ -36,6 +37,7 @@ class OpChecker {
     check_effects();
     check_roofline();
     check_composition();
+    if (opts_.parity) check_parity(op_, m_, d_);
     check_points();
     check_workloads();
   }

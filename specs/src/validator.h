@@ -1,8 +1,8 @@
 // The validator behind `kir spec validate`: on loaded manifests, the signature-level checks
 // (C14–C42 kinds, families, structure, per-discriminant-point checks), the effects rules
 // (E1–E4), the workload rows through instantiation (W1–W23) and the composition references.
-// Parity with the paired Intent kernel (replacing the reference's Python-class checks P1–P7)
-// is not implemented yet: the kernels come in a later issue.
+// Parity with the paired Intent kernel (P1–P7, parity.h) replaces the reference's Python-class
+// checks for ops that have a kernel file.
 #pragma once
 #include <string>
 
@@ -15,6 +15,7 @@ struct ValidateOptions {
   std::string only_op;          // --op NAME: check only this op
   size_t point_cap = 4096;      // discriminant points enumerated per op
   size_t point_warn = 256;      // more points than this: advisory warning
+  bool parity = true;           // check ops against their paired kernels (parity.h)
 };
 
 void validate(const Manifest& m, SpecDiags& d, const ValidateOptions& opts = {});
