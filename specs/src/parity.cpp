@@ -88,8 +88,8 @@ struct Entry {
 
 class ParityChecker {
  public:
-  ParityChecker(const OpSpec& op, const Manifest& m, SpecDiags& d, const Module& mod, const std::string& file)
-      : op_(op), m_(m), d_(d), mod_(mod), file_(file) {}
+  ParityChecker(const OpSpec& op, SpecDiags& d, const Module& mod, const std::string& file)
+      : op_(op), d_(d), mod_(mod), file_(file) {}
 
   void run() {
     build_entries();
@@ -105,7 +105,6 @@ class ParityChecker {
 
  private:
   const OpSpec& op_;
-  const Manifest& m_;
   SpecDiags& d_;
   const Module& mod_;
   std::string file_;
@@ -507,7 +506,7 @@ std::string paired_kernel_path(const OpSpec& op) {
   return "";
 }
 
-void check_parity_text(const OpSpec& op, const Manifest& m, const std::string& kernel_text, const std::string& kernel_file,
+void check_parity_text(const OpSpec& op, const Manifest& /*manifest*/, const std::string& kernel_text, const std::string& kernel_file,
                        SpecDiags& d) {
   Diagnostics kd;
   std::unique_ptr<Module> mod;
@@ -537,7 +536,7 @@ void check_parity_text(const OpSpec& op, const Manifest& m, const std::string& k
     d.add(op.loc, Level::Signature, op.name, "paired kernel " + kernel_file + " fails kir verify: " + first() + " [P1]");
     return;
   }
-  ParityChecker(op, m, d, *mod, kernel_file).run();
+  ParityChecker(op, d, *mod, kernel_file).run();
 }
 
 void check_parity(const OpSpec& op, const Manifest& m, SpecDiags& d) {
