@@ -50,3 +50,58 @@ TEST_CASE("invalid KIR files are rejected with their expected rule", "[kir][veri
     }
   }
 }
+
+namespace {
+// Runs the invalid files whose expectations name `rule`; there must be at least one.
+void check_invalid_files_for(const std::string& rule) {
+  size_t n = 0;
+  for (const auto& path : test::kir_files("invalid")) {
+    std::string src = test::read_text(path);
+    auto expects = test::expectations(src);
+    bool names_rule = false;
+    for (const auto& e : expects) names_rule = names_rule || e.rule == rule;
+    if (!names_rule) continue;
+    ++n;
+    INFO(path.string());
+    Diagnostics d;
+    auto m = parse_module(src, path.string(), d);
+    if (m) verify_module(*m, d);
+    for (const auto& e : expects) CHECK(d.contains(e.rule, e.fragment));
+  }
+  INFO("no invalid file expects " << rule);
+  CHECK(n > 0);
+}
+
+// Verifies the valid files that declare `// covers: ... rule ...`; there must be at least one.
+void check_valid_files_covering(const std::string& rule) {
+  size_t n = 0;
+  for (const auto& path : test::kir_files("valid")) {
+    std::string src = test::read_text(path);
+    auto pos = src.find("// covers:");
+    if (pos == std::string::npos) continue;
+    std::string line = src.substr(pos, src.find('\n', pos) - pos) + " ";
+    if (line.find(" " + rule + " ") == std::string::npos) continue;
+    ++n;
+    INFO(path.string());
+    Diagnostics d;
+    auto m = parse_module(src, path.string(), d);
+    REQUIRE(m);
+    CHECK(verify_module(*m, d));
+  }
+  INFO("no valid file covers " << rule);
+  CHECK(n > 0);
+}
+}  // namespace
+
+// Per-rule views of the file suites, so that each rule's coverage is visible by its tag.
+TEST_CASE("L1.2 helper results and returns", "[L1.2]") { check_invalid_files_for("L1.2"); }
+TEST_CASE("L2.1 In views are read-only", "[L2.1]") { check_invalid_files_for("L2.1"); }
+TEST_CASE("L3.5 non-contiguous members need an index relation", "[L3.5]") { check_invalid_files_for("L3.5"); }
+TEST_CASE("L4.8 .shape exists only for tensors and views", "[L4.8]") { check_invalid_files_for("L4.8"); }
+TEST_CASE("L6.3 no ordered; tensor predicates use select", "[L6.3]") { check_invalid_files_for("L6.3"); }
+TEST_CASE("L6.4 no state_stream", "[L6.4]") { check_invalid_files_for("L6.4"); }
+TEST_CASE("L11.2 packed integers are not a scaled-contract format", "[L11.2]") { check_invalid_files_for("L11.2"); }
+TEST_CASE("L15.5 there is no canonical copy", "[L15.5]") { check_invalid_files_for("L15.5"); }
+TEST_CASE("L14.1 ragged groups compose from subregions and relations", "[L14.1]") { check_valid_files_covering("L14.1"); }
+TEST_CASE("L5.2 whole-domain stores need no parallel", "[L5.2]") { check_valid_files_covering("L5.2"); }
+TEST_CASE("L3.2 reverse order uses a forward counter", "[L3.2]") { check_valid_files_covering("L3.2"); }
