@@ -7,6 +7,7 @@
 #include "kir/text/printer.h"
 #include "kir/verify/verifier.h"
 #include "tools/commands.h"
+#include "tools/load.h"
 
 namespace kir::tools {
 namespace {
@@ -51,10 +52,9 @@ int run_fmt(const FileArgs& a) {
 
 int run_normalize(const FileArgs& a) {
   std::string source;
-  auto m = load(a.path, source);
-  if (!m) return 1;
   Diagnostics diags;
-  if (!normalize_module(*m, diags) || !verify_module(*m, diags)) {
+  auto m = load_canonical(a.path, diags, source);
+  if (!m) {
     std::cerr << diags.render(source);
     return 1;
   }

@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
+#include "kir/location.h"
+
 namespace kir::test {
 
 inline std::vector<std::filesystem::path> kir_files(const std::string& subdir) {
@@ -48,6 +52,14 @@ inline std::vector<Expectation> expectations(const std::string& text) {
     out.push_back(e);
   }
   return out;
+}
+
+// Each expectation must be met by an error in `d` (same rule, message containing the fragment).
+inline void check_expectations(const Diagnostics& d, const std::vector<Expectation>& expects) {
+  for (const auto& e : expects) {
+    INFO("expected " << e.rule << " \"" << e.fragment << "\"");
+    CHECK(d.contains(e.rule, e.fragment));
+  }
 }
 
 }  // namespace kir::test

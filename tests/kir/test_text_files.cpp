@@ -9,6 +9,16 @@
 
 using namespace kir;
 
+namespace {
+// Parses and, when that succeeds, verifies one test file; the diagnostics of both steps.
+Diagnostics parse_and_verify(const std::string& src, const std::string& file) {
+  Diagnostics d;
+  auto m = parse_module(src, file, d);
+  if (m) verify_module(*m, d);
+  return d;
+}
+}  // namespace
+
 TEST_CASE("valid KIR files verify and fmt is idempotent", "[kir][text][L19.1]") {
   auto files = test::kir_files("valid");
   REQUIRE(files.size() > 0);
@@ -39,15 +49,10 @@ TEST_CASE("invalid KIR files are rejected with their expected rule", "[kir][veri
     std::string src = test::read_text(path);
     auto expects = test::expectations(src);
     REQUIRE(!expects.empty());
-    Diagnostics d;
-    auto m = parse_module(src, path.string(), d);
-    if (m) verify_module(*m, d);
+    Diagnostics d = parse_and_verify(src, path.string());
     INFO(d.render(src));
     CHECK(d.has_errors());
-    for (const auto& e : expects) {
-      INFO("expected " << e.rule << " \"" << e.fragment << "\"");
-      CHECK(d.contains(e.rule, e.fragment));
-    }
+    test::check_expectations(d, expects);
   }
 }
 
@@ -63,10 +68,7 @@ void check_invalid_files_for(const std::string& rule) {
     if (!names_rule) continue;
     ++n;
     INFO(path.string());
-    Diagnostics d;
-    auto m = parse_module(src, path.string(), d);
-    if (m) verify_module(*m, d);
-    for (const auto& e : expects) CHECK(d.contains(e.rule, e.fragment));
+    test::check_expectations(parse_and_verify(src, path.string()), expects);
   }
   INFO("no invalid file expects " << rule);
   CHECK(n > 0);
