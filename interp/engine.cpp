@@ -2,6 +2,7 @@
 // loop with its step budget, tracing and --break-on checks. Op semantics live in ops_*.cpp.
 #include "interp/engine.h"
 
+#include <algorithm>
 #include <cmath>
 #include <new>
 #include <ostream>
@@ -284,6 +285,14 @@ void Engine::after_op(Frame& f, const Operation& op) {
     }
     *opts.trace << "\n";
   }
+  if (opts.dump_out && !opts.dump.empty())
+    for (const auto& r : op.results)
+      if (std::find(opts.dump.begin(), opts.dump.end(), r->name) != opts.dump.end()) {
+        auto it = f.env.find(r.get());
+        if (it != f.env.end())
+          *opts.dump_out << op.loc.str() << ": %" << r->name << " = " << summarize(it->second) << "\n  "
+                         << render_elements(it->second) << "\n";
+      }
   if (!opts.break_on_nan && !opts.break_on_inf) return;
   for (const auto& r : op.results) {
     auto it = f.env.find(r.get());

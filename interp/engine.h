@@ -62,6 +62,8 @@ struct ParallelTracker {
   std::unordered_map<std::pair<uint64_t, int64_t>, ParallelAccess, KeyHash> acc;
 };
 
+class AtomicScheduler;  // atomic_schedule.cpp
+
 class Engine {
  public:
   Engine(const Module& m, Options o);
@@ -73,13 +75,24 @@ class Engine {
   uint64_t write_epoch = 0;  // one per store op, for collision detection
   uint64_t parallel_runs = 0;  // executed parallel ops (seeds the Shuffle order per op)
   std::vector<ParallelTracker*> parallels;  // executing parallels, innermost last
-  // Law checking of region_fold (laws.cpp): active while `laws` is set.
+  // Law checking of region_fold/region_scan (laws.cpp, scan_laws.cpp): active while `laws` is
+  // set; `own_laws` collects the report of Options::check_laws.
   LawReport* laws = nullptr;
   uint64_t law_seed = 0;
   int law_splits = 3;
+  LawReport own_laws;
   // Checks the laws of one region_fold execution (sources, identity, captures) into *laws.
   void check_fold_laws(const Operation& op, const std::vector<Value>& sources, const Value& identity,
                        const std::vector<Value>& captures, int64_t axis, int64_t n);
+  // Checks the laws of one region_scan execution (n > 0) into *laws.
+  void check_scan_laws(const Operation& op, const std::vector<Value>& sources, const Value& identity,
+                       const Value& initial_state, const std::vector<Value>& captures, int64_t axis, int64_t n);
+
+  // Interleaved atomics (atomic_schedule.cpp): the scheduler of the parallel whose points run
+  // as tasks (null otherwise); before_atomic hands control back to it before every atomic op.
+  AtomicScheduler* scheduler = nullptr;
+  std::unordered_map<const Operation*, bool> atomic_bodies;  // parallel -> its body may run atomics
+  void before_atomic();
 
   // Records a plain (non-atomic) access by `op` to element `idx` of `v`'s storage (logical
   // coordinate `elem`) against every executing parallel, innermost first; a write and another
@@ -115,6 +128,12 @@ class Engine {
   mutable std::unordered_map<const Function*, std::unordered_map<std::string, const kir::Value*>> names_;
   const kir::Value* value_named(const Function* fn, const std::string& name) const;
 };
+
+// Runs the points of parallel `op` (domain `d`, body in frame `f`, conflicts into `tracker`,
+// the parallel's execution count `run`) interleaved at atomic-op granularity when
+// Options::atomic_schedule is Interleaved, the body may execute atomics and no interleaved
+// parallel encloses this one; returns false (nothing run) otherwise (atomic_schedule.cpp).
+bool run_interleaved(Engine& E, Frame& f, const Operation& op, ParallelTracker& tracker, const DomainV& d, uint64_t run);
 
 // Small shared helpers for handlers.
 int64_t index_of(const Value& v);  // an integer/index scalar as int64

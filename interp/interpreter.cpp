@@ -137,7 +137,7 @@ void Engine::run_kernel(const Function& k, const std::map<std::string, KernelArg
       }
       // Out is not readable on entry: every element starts undefined (L2.2).
       h.storage->mark.clear();  // write marks belong to one run
-      if (v->access == Access::Out) h.storage->defined.assign(h.storage->bits.size(), 0);
+      if (v->access == Access::Out || h.absent) h.storage->defined.assign(h.storage->bits.size(), 0);
       else h.storage->defined.clear();
       f.env[p] = Value(std::shared_ptr<const ViewV>(v));
       continue;
@@ -179,7 +179,12 @@ void Engine::run_kernel(const Function& k, const std::map<std::string, KernelArg
   (void)fl;
 }
 
-Interpreter::Interpreter(const Module& m, Options opts) : engine_(std::make_unique<Engine>(m, opts)) {}
+Interpreter::Interpreter(const Module& m, Options opts) : engine_(std::make_unique<Engine>(m, opts)) {
+  if (opts.check_laws) {
+    engine_->laws = &engine_->own_laws;
+    engine_->law_seed = opts.law_seed;
+  }
+}
 Interpreter::~Interpreter() = default;
 
 void Interpreter::run_kernel(const std::string& name, const std::map<std::string, KernelArg>& args) {
@@ -199,13 +204,22 @@ std::vector<Value> Interpreter::call_helper(const std::string& name, const std::
 
 uint64_t Interpreter::steps() const { return engine_->steps; }
 
+const LawReport& Interpreter::law_report() const { return engine_->own_laws; }
+
 LawReport Interpreter::check_region_fold_laws(const std::string& name, const std::vector<Value>& args, uint64_t seed,
                                               int random_splits) {
   LawReport report;
-  struct Scope {
+  struct Scope {  // restores the Options::check_laws setting
     Engine& E;
-    ~Scope() { E.laws = nullptr; }
-  } scope{*engine_};
+    LawReport* laws;
+    uint64_t seed;
+    int splits;
+    ~Scope() {
+      E.laws = laws;
+      E.law_seed = seed;
+      E.law_splits = splits;
+    }
+  } scope{*engine_, engine_->laws, engine_->law_seed, engine_->law_splits};
   engine_->laws = &report;
   engine_->law_seed = seed;
   engine_->law_splits = random_splits < 0 ? 0 : random_splits;

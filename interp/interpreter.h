@@ -2,8 +2,8 @@
 // module on external views, runtime scalars and constexpr specializations, or call a helper
 // directly. Every value is computed with the numerics library (exact: rounded once per the
 // language's rules). Faults raise interp::RuntimeError naming op, location and coordinates.
-// Options choose the freedoms (parallel point order); check_region_fold_laws checks the laws of
-// the region_folds a helper executes.
+// Options choose the freedoms (parallel point order, atomic interleaving) and law checking of
+// the region_fold/region_scan ops executed (check_region_fold_laws, Options::check_laws).
 #pragma once
 #include <cstdint>
 #include <iosfwd>
@@ -28,6 +28,9 @@ struct HostView {
   Shape shape;
   Shape strides;
   int64_t offset = 0;
+  // An omitted optional input (seed 004 §1) handed to a kernel that still takes the parameter:
+  // every element starts undefined, so a read is a located run-time error instead of data.
+  bool absent = false;
 };
 
 // A dense row-major host view of `shape` filled with the given bits (or zeros).
@@ -45,6 +48,14 @@ using KernelArg = std::variant<HostView, Scalar, EnumArg>;
 // parallel op draws its own permutation from the seed and its execution count).
 enum class ParallelOrder { Canonical, Reverse, Shuffle };
 
+class EnvelopeLog;
+
+// How the atomics of the points of a `parallel` interleave (the language leaves it free):
+// Sequential runs each point to completion in the ParallelOrder; Interleaved runs the points as
+// cooperatively scheduled tasks switched before every atomic op, the next atomic op's point
+// drawn from atomic_seed (atomic_schedule.cpp; same seed, same interleaving).
+enum class AtomicSchedule { Sequential, Interleaved };
+
 struct Options {
   std::ostream* trace = nullptr;  // one line per executed op when set
   bool break_on_nan = false;      // stop at the first op whose result has a NaN
@@ -52,21 +63,37 @@ struct Options {
   uint64_t max_steps = 2'000'000'000ull;  // executed-op budget: a runaway while is an error, not a hang
   ParallelOrder parallel_order = ParallelOrder::Canonical;
   uint64_t policy_seed = 0;       // seed of the Shuffle order
+  // Values (names without '%') printed to dump_out, elements and all, each time an op defines one.
+  std::vector<std::string> dump;
+  std::ostream* dump_out = nullptr;
+  // When set, every executed reduce/scan/contract-family op adds a record (envelope_log.h).
+  EnvelopeLog* envelopes = nullptr;
+  AtomicSchedule atomic_schedule = AtomicSchedule::Sequential;
+  uint64_t atomic_seed = 0;       // seed of the Interleaved schedule
+  int atomic_window = 8;          // Interleaved: points live at once (each on its own thread)
+  bool check_laws = false;        // check the laws of every region_fold/region_scan executed (law_report())
+  uint64_t law_seed = 0;          // seed of the random segmentations of law checking
 };
 
-// Law checking of region_fold (seed section 9; issue 4 item 3): one broken law found while a
-// region_fold op ran, with the smallest segments (half-open ranges along the folded axis) that
-// show it. Laws: "homomorphism" (summarize(A ++ B) == combine(summarize A, summarize B)),
-// "left identity" (combine(identity, s) == s) and "right identity" (combine(s, identity) == s).
-// Values are compared bit for bit (an inexact float combine shows up as a homomorphism break).
+// Law checking of region_fold and region_scan (seed section 9; issue 4 item 3): one broken law
+// found while a region op ran, with the smallest segments (half-open ranges along the source
+// axis) that show it. Laws of both: "homomorphism" (summarize(A ++ B) == combine(summarize A,
+// summarize B)), "left identity" (combine(identity, s) == s), "right identity" (combine(s,
+// identity) == s). Of region_scan also: "apply identity" (apply(identity, state) == state),
+// "action composition" (apply(combine(a, b), state) == apply(b, apply(a, state))) and "emit
+// concatenation" (emit(A ++ B, state) == emit(A, state) ++ emit(B, apply(summarize A, state))).
+// Values are compared bit for bit, except that float zeros of either sign are equal and so are
+// NaNs (an inexact float combine shows up as a homomorphism break).
 struct LawViolation {
   std::string law;
-  std::string op_location;                            // the region_fold's file:line:col
+  std::string op_location;                            // the region op's file:line:col
   std::vector<std::pair<int64_t, int64_t>> segments;  // smallest witness, [begin, end) each
   std::string detail;                                 // the differing values and segmentations
+  std::string op;                                     // "region_fold" or "region_scan"
 };
 struct LawReport {
   int64_t folds_checked = 0;  // region_fold executions examined
+  int64_t scans_checked = 0;  // region_scan executions examined
   std::vector<LawViolation> violations;  // at most one per (op, law)
   bool ok() const { return violations.empty(); }
   std::string str() const;  // one line per violation ("ok" when none)
@@ -91,12 +118,17 @@ class Interpreter {
 
   uint64_t steps() const;  // ops executed so far
 
-  // Calls helper `name` like call_helper while checking the laws of every region_fold it
-  // executes: each is also evaluated under segmentation per element and `random_splits` seeded
-  // random splits and compared with the whole segmentation; identity neutrality is checked per
-  // element. A break is searched down to the smallest pair of adjacent segments showing it.
+  // Calls helper `name` like call_helper while checking the laws of every region_fold and
+  // region_scan it executes: each is also evaluated under segmentation per element, two
+  // segments and `random_splits` seeded random splits and compared with the whole segmentation;
+  // identity neutrality is checked per element. A break is searched down to the smallest pair of
+  // adjacent segments showing it.
   LawReport check_region_fold_laws(const std::string& name, const std::vector<Value>& args, uint64_t seed = 0,
                                    int random_splits = 3);
+
+  // With Options::check_laws: the laws broken by the region ops executed so far (run_kernel,
+  // call_helper), checked as by check_region_fold_laws with Options::law_seed.
+  const LawReport& law_report() const;
 
  private:
   std::unique_ptr<Engine> engine_;

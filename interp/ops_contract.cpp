@@ -2,13 +2,17 @@
 // scaled_contract, quantize, quantized_dot. Canonical evaluation of every float result element:
 // the exact products summed exactly and rounded ONCE into the accumulator dtype (the
 // `exact_rounded` centre of numerics/envelope.h; any legal reassociation lies in the envelope).
-// Integer accumulators wrap modulo 2^width, which is order-independent. Empty reductions give +0.
+// f32 accumulators over f32/f16/bf16 take a double-double fast path that decides the same
+// rounding with a rigorous error bound (contract_f32_fast). Integer accumulators wrap modulo 2^width, which is order-independent. Empty reductions give +0.
 // quantized_dot is bitwise-defined by numerics/kquant.h (ggml's reference order).
 #include <cstring>
 
 #include "interp/engine.h"
+#include "interp/envelope_log.h"
 #include "interp/exact_sum.h"
+#include "interp/fast_paths.h"
 #include "numerics/cast.h"
+#include "numerics/format.h"
 #include "numerics/kquant.h"
 #include "numerics/mx.h"
 
@@ -95,6 +99,62 @@ void run_plan(const ContractPlan& p, Elem&& on_elem, Red&& on_red) {
   }
 }
 
+// Offsets of the reduce points relative to an element's base, row-major over the reduce pairs
+// (the order does not matter for an exact sum).
+void reduce_offsets(const ContractPlan& p, std::vector<int64_t>& lo, std::vector<int64_t>& ro) {
+  const int64_t nred = checked_numel(p.red_shape);
+  lo.assign(static_cast<size_t>(nred), 0);
+  ro.assign(static_cast<size_t>(nred), 0);
+  for (int64_t k = 0; k < nred; ++k) {
+    int64_t rem = k;
+    for (size_t a = p.red_shape.size(); a-- > 0;) {
+      const int64_t c = rem % p.red_shape[a];
+      rem /= p.red_shape[a];
+      lo[static_cast<size_t>(k)] += c * p.red_ls[a];
+      ro[static_cast<size_t>(k)] += c * p.red_rs[a];
+    }
+  }
+}
+
+// The f32-accumulator contract over f32/f16/bf16 operands: every element through
+// fast::dot_f32 (double-double with a rigorous bound, see fast_paths.cpp), the few it cannot
+// decide through ExactSum. Same bits as the ExactSum path for every element.
+bool contract_f32_fast(const ContractPlan& p, const Tensor& l, const Tensor& r, Tensor& out) {
+  auto widenable = [](DType d) { return d == DType::F32 || d == DType::F16 || d == DType::BF16; };
+  if (!widenable(l.dtype) || !widenable(r.dtype)) return false;
+  auto widen = [](const Tensor& t) {
+    std::vector<double> w(t.bits.size());
+    for (size_t i = 0; i < w.size(); ++i) w[i] = num::to_double(t.bits[i], t.dtype);  // exact
+    return w;
+  };
+  const std::vector<double> lw = widen(l), rw = widen(r);
+  std::vector<int64_t> lo, ro;
+  reduce_offsets(p, lo, ro);
+  const auto nred = static_cast<int64_t>(lo.size());
+  ExactSum s;
+  const int64_t nout = checked_numel(p.out_shape);
+  Shape c(p.out_shape.size(), 0);
+  int64_t lb = 0, rb = 0;
+  for (int64_t o = 0; o < nout; ++o) {
+    uint32_t res = 0;
+    if (fast::dot_f32(lw.data() + lb, lo.data(), rw.data() + rb, ro.data(), nred, res)) {
+      out.bits[static_cast<size_t>(o)] = res;
+    } else {
+      s.clear();
+      for (int64_t k = 0; k < nred; ++k)
+        s.add_product(num::exact_value(l.at(lb + lo[static_cast<size_t>(k)])), num::exact_value(r.at(rb + ro[static_cast<size_t>(k)])));
+      out.bits[static_cast<size_t>(o)] = s.round(DType::F32);
+    }
+    for (size_t a = c.size(); a-- > 0;) {
+      if (++c[a] < p.out_shape[a]) { lb += p.out_ls[a]; rb += p.out_rs[a]; break; }
+      lb -= p.out_ls[a] * (p.out_shape[a] - 1);
+      rb -= p.out_rs[a] * (p.out_shape[a] - 1);
+      c[a] = 0;
+    }
+  }
+  return true;
+}
+
 // Shared core of contract and sparse_contract; `lmask` (optional) marks lhs positions that take
 // part (sparse: the kept ones).
 Tensor contract_core(const Operation& op, const Tensor& l, const Tensor& r, DType acc, const std::vector<uint8_t>* lmask) {
@@ -117,6 +177,7 @@ Tensor contract_core(const Operation& op, const Tensor& l, const Tensor& r, DTyp
     });
     return out;
   }
+  if (acc == DType::F32 && !lmask && contract_f32_fast(p, l, r, out)) return out;
   std::vector<num::ExactValue> le(l.bits.size()), re(r.bits.size());
   for (size_t i = 0; i < le.size(); ++i) le[i] = num::exact_value(l.at(static_cast<int64_t>(i)));
   for (size_t i = 0; i < re.size(); ++i) re[i] = num::exact_value(r.at(static_cast<int64_t>(i)));
@@ -134,6 +195,7 @@ Tensor contract_core(const Operation& op, const Tensor& l, const Tensor& r, DTyp
 Flow op_contract(Engine& E, Frame& f, const Operation& op) {
   const Tensor &l = E.operand(f, op, 0).tensor(), &r = E.operand(f, op, 1).tensor();
   E.set(f, op, 0, contract_core(op, l, r, op.result()->type.dtype(), nullptr));
+  if (E.opts.envelopes) log_envelopes(E, f, op);
   return {};
 }
 
@@ -178,6 +240,7 @@ Flow op_sparse_contract(Engine& E, Frame& f, const Operation& op) {
       }
     }
   E.set(f, op, 0, contract_core(op, dense, r, op.result()->type.dtype(), &mask));
+  if (E.opts.envelopes) log_sparse_envelopes(E, f, op, dense, r, mask);
   return {};
 }
 
@@ -226,6 +289,7 @@ Flow op_scaled_contract(Engine& E, Frame& f, const Operation& op) {
       out.bits[static_cast<size_t>(m * N + n)] = s.round(acc);
     }
   E.set(f, op, 0, std::move(out));
+  if (E.opts.envelopes) log_envelopes(E, f, op);
   return {};
 }
 
@@ -313,6 +377,7 @@ Flow op_quantized_dot(Engine& E, Frame& f, const Operation& op) {
     }
   }
   E.set(f, op, 0, std::move(out));
+  if (E.opts.envelopes) log_envelopes(E, f, op);
   return {};
 }
 

@@ -1,7 +1,8 @@
 // Structured control (seed 000 §5-§6) and helper calls (§1): if, for over a domain/subregion in
 // logical order with carries, while, break/continue carrying the loop's values, parallel (points
 // executed one after another in the Options order: canonical = increasing logical coordinate,
-// reverse, or seeded shuffle; plain accesses checked for conflicts between points), and call. Each
+// reverse, or seeded shuffle, or interleaved at atomic ops by atomic_schedule.cpp; plain
+// accesses checked for conflicts between points), and call. Each
 // carry keeps its schema: a yielded value whose dtype/shape differs from the init at run time
 // (dynamic extents) is a shape-mismatch error naming the carry.
 #include "interp/engine.h"
@@ -113,6 +114,7 @@ Flow op_parallel(Engine& E, Frame& f, const Operation& op) {
   ParallelTracker tracker;
   tracker.op = &op;
   TrackerScope scope(E, tracker);
+  if (run_interleaved(E, f, op, tracker, d, run)) return {};  // atomics interleaved (atomic_schedule.cpp)
   const Region& body = *op.regions.at(0);
   auto run_point = [&](int64_t k) {
     tracker.point = d.member(k);

@@ -68,7 +68,10 @@ Flow op_relation(Engine& E, Frame& f, const Operation& op) {
       if (t.shape != r.shape)
         fail(op, ErrorKind::ShapeMismatch, "coordinate " + std::to_string(a) + " has shape " + shape_str(t.shape) +
                                                ", the relation " + shape_str(r.shape));
-      for (size_t p = 0; p < np; ++p) v[p] = index_of(Value(t.at(static_cast<int64_t>(p))));
+      if (t.dtype == DType::Index || t.dtype == DType::I64)  // 64-bit two's complement: the bits are the value
+        v.assign(t.bits.begin(), t.bits.end());
+      else
+        for (size_t p = 0; p < np; ++p) v[p] = index_of(Value(t.at(static_cast<int64_t>(p))));
     }
     r.coords.push_back(std::move(v));
   }

@@ -1,7 +1,7 @@
 // Indexed access through index relations (seed 000 §15-§16): pure gather, external view and
 // logical-buffer load/store (recorded for parallel conflict detection, parallel_check.cpp), unique_store (injectivity checked: a collision is an error naming
 // both points), scatter_reduce (the typed combine applied in canonical point order), and the
-// atomics with sequential semantics (one point after another in canonical order). Invalid lanes
+// atomics, each one indivisible step (the Interleaved schedule may switch points before each). Invalid lanes
 // of a masked relation read the explicit fill and never touch the source; invalid writes have no
 // effect. Active coordinates outside the source, and reads of never-written Out/buffer elements,
 // are errors naming the op, its location, the point and the coordinates.
@@ -44,7 +44,9 @@ uint64_t read_elem(const Operation& op, const ViewV& v, const RelationV& r, int6
     fail(op, ErrorKind::OutOfBounds, "element lies outside the storage of " + view_what(v), where(r, p));
   if (!v.storage->is_defined(idx))
     fail(op, ErrorKind::UndefinedRead,
-         std::string("read of ") + (v.is_buffer ? "buffer" : "Out view") + " %" + v.name + " element that was never written",
+         v.access == Access::Out || v.is_buffer
+             ? std::string("read of ") + (v.is_buffer ? "buffer" : "Out view") + " %" + v.name + " element that was never written"
+             : "read of %" + v.name + ", an omitted optional input (it has no elements to read)",
          where(r, p));
   return v.storage->bits[static_cast<size_t>(idx)];
 }
@@ -97,11 +99,66 @@ Flow op_gather(Engine& E, Frame& f, const Operation& op) {
   return {};
 }
 
+// Fast path of load/store (no parallel tracking active): storage indices of relation points
+// computed from hoisted pointers, without building a coordinate vector per point. index(p) is
+// -1 when any bounds check of read_elem/write_index would fail (the caller then reruns the
+// general loop, which reports it). Views of rank > 8 take the general path.
+struct Addresser {
+  static constexpr size_t kMaxRank = 8;
+  size_t rank = 0;
+  const int64_t* coords[kMaxRank] = {};
+  int64_t shape[kMaxRank] = {}, strides[kMaxRank] = {};
+  int64_t offset = 0, size = 0;
+  const uint8_t* valid = nullptr;  // masked relations
+  bool init(const ViewV& v, const RelationV& r) {
+    rank = v.shape.size();
+    if (rank != static_cast<size_t>(r.source_rank) || rank > kMaxRank) return false;
+    for (size_t a = 0; a < rank; ++a) {
+      coords[a] = r.coords[a].data();
+      shape[a] = v.shape[a];
+      strides[a] = v.strides[a];
+    }
+    offset = v.offset;
+    size = static_cast<int64_t>(v.storage->bits.size());
+    valid = r.masked ? r.valid.data() : nullptr;
+    return true;
+  }
+  bool active(int64_t p) const { return !valid || valid[p] != 0; }
+  int64_t index(int64_t p) const {
+    int64_t idx = offset;
+    for (size_t a = 0; a < rank; ++a) {
+      const int64_t c = coords[a][p];
+      if (c < 0 || c >= shape[a]) return -1;
+      idx += c * strides[a];
+    }
+    return idx >= 0 && idx < size ? idx : -1;
+  }
+};
+
+// A load of defined, in-bounds elements only; false otherwise.
+bool fast_load(const ViewV& v, const RelationV& r, uint64_t fill, std::vector<uint64_t>& out) {
+  Addresser ad;
+  if (!ad.init(v, r)) return false;
+  const uint64_t* bits = v.storage->bits.data();
+  const uint8_t* def = v.storage->defined.empty() ? nullptr : v.storage->defined.data();
+  for (int64_t p = 0; p < r.points; ++p) {
+    if (!ad.active(p)) { out[static_cast<size_t>(p)] = fill; continue; }
+    const int64_t idx = ad.index(p);
+    if (idx < 0 || (def && !def[idx])) return false;
+    out[static_cast<size_t>(p)] = bits[idx];
+  }
+  return true;
+}
+
 Flow op_load(Engine& E, Frame& f, const Operation& op) {
   const ViewV& v = E.operand(f, op, 0).view();
   const RelationV& r = E.operand(f, op, 1).relation();
   uint64_t fill = fill_of(E, f, op, 2, r);
   std::vector<uint64_t> out(static_cast<size_t>(r.points));
+  if (E.parallels.empty() && fast_load(v, r, fill, out)) {
+    E.set(f, op, 0, assemble(v.storage->dtype, r, std::move(out)));
+    return {};
+  }
   for (int64_t p = 0; p < r.points; ++p) {
     if (!r.active(p)) { out[static_cast<size_t>(p)] = fill; continue; }
     out[static_cast<size_t>(p)] = read_elem(op, v, r, p);
@@ -122,12 +179,41 @@ uint64_t block_elem(const Operation& op, const Value& val, const RelationV& r, i
   return t.bits[static_cast<size_t>(p)];
 }
 
+// A store whose active points are in bounds and address strictly increasing storage indices
+// in point order (hence injective: no collision is possible, so the write marks are not
+// needed). Writes as it checks; on the first point that fails returns false, having written
+// exactly what the general loop writes for the earlier points (same elements, same values),
+// so rerunning the general loop from the start gives the same storage and the same error.
+bool fast_store(const ViewV& v, const RelationV& r, const Value& val) {
+  Addresser ad;
+  if (!ad.init(v, r)) return false;
+  const uint64_t* data = nullptr;
+  uint64_t one = 0;
+  if (val.is_scalar()) one = val.scalar().bits;
+  else if (val.tensor().shape == r.shape) data = val.tensor().bits.data();
+  else return false;
+  Storage& s = *v.storage;
+  uint64_t* bits = s.bits.data();
+  uint8_t* def = s.defined.empty() ? nullptr : s.defined.data();
+  int64_t prev = -1;
+  for (int64_t p = 0; p < r.points; ++p) {
+    if (!ad.active(p)) continue;
+    const int64_t idx = ad.index(p);
+    if (idx <= prev) return false;  // also idx < 0
+    prev = idx;
+    bits[idx] = data ? data[p] : one;
+    if (def) def[idx] = 1;
+  }
+  return true;
+}
+
 Flow op_store(Engine& E, Frame& f, const Operation& op) {
   const ViewV& v = E.operand(f, op, 0).view();
   const RelationV& r = E.operand(f, op, 1).relation();
   const Value& val = E.operand(f, op, 2);
   if (!v.is_buffer && v.access == Access::In) fail(op, ErrorKind::InvalidValue, "store to In view %" + v.name);
   const uint64_t epoch = ++E.write_epoch;
+  if (E.parallels.empty() && fast_store(v, r, val)) return {};
   for (int64_t p = 0; p < r.points; ++p) {
     if (!r.active(p)) continue;
     int64_t idx = write_index(E, op, v, r, p, epoch);
@@ -193,6 +279,7 @@ const RelationV& atomic_rel(const Operation& op, const Value& rv) {
 }
 
 Flow op_atomic_load(Engine& E, Frame& f, const Operation& op) {
+  E.before_atomic();  // a switch point of the Interleaved schedule
   const ViewV& v = E.operand(f, op, 0).view();
   const RelationV& r = atomic_rel(op, E.operand(f, op, 1));
   E.set(f, op, 0, Scalar{v.storage->dtype, read_elem(op, v, r, 0)});
@@ -206,6 +293,7 @@ void atomic_write(Engine& E, const Operation& op, const ViewV& v, const Relation
 }
 
 Flow op_atomic_store(Engine& E, Frame& f, const Operation& op) {
+  E.before_atomic();  // a switch point of the Interleaved schedule
   const ViewV& v = E.operand(f, op, 0).view();
   const RelationV& r = atomic_rel(op, E.operand(f, op, 1));
   atomic_write(E, op, v, r, E.operand(f, op, 2).scalar().bits);
@@ -213,6 +301,7 @@ Flow op_atomic_store(Engine& E, Frame& f, const Operation& op) {
 }
 
 Flow op_atomic_rmw(Engine& E, Frame& f, const Operation& op) {
+  E.before_atomic();  // a switch point of the Interleaved schedule
   const ViewV& v = E.operand(f, op, 0).view();
   const RelationV& r = atomic_rel(op, E.operand(f, op, 1));
   Scalar x = E.operand(f, op, 2).scalar();
@@ -238,6 +327,7 @@ Flow op_atomic_rmw(Engine& E, Frame& f, const Operation& op) {
 }
 
 Flow op_atomic_cas(Engine& E, Frame& f, const Operation& op) {
+  E.before_atomic();  // a switch point of the Interleaved schedule
   const ViewV& v = E.operand(f, op, 0).view();
   const RelationV& r = atomic_rel(op, E.operand(f, op, 1));
   Scalar expected = E.operand(f, op, 2).scalar(), desired = E.operand(f, op, 3).scalar();

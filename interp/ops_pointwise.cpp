@@ -1,10 +1,12 @@
 // Value ops of seed 000 §4 (docs/kir-ops-core.md "Value ops"): const, the pointwise binary ops,
 // cmp, select, neg/not and the correctly rounded math set, cast and bitcast. Every element goes
-// through the numerics library; a numerics error (integer division by zero, invalid cast, ...)
+// through the numerics library (or a tight loop of fast_paths.h proven bit-identical to it for
+// the common float/integer ops that cannot fail); a numerics error (integer division by zero, invalid cast, ...)
 // is a run-time error naming the op, its location and the element's coordinates.
 #include <unordered_map>
 
 #include "interp/engine.h"
+#include "interp/fast_paths.h"
 #include "interp/float_extra.h"
 #include "numerics/arith.h"
 #include "numerics/cast.h"
@@ -95,6 +97,12 @@ Flow op_binary(Engine& E, Frame& f, const Operation& op) {
   if (!is_pow) bop = binary_ops().at(op.name);
   const bool approx = attr_bool(op, "approximate"), ftz = attr_bool(op, "flush_to_zero");
   std::vector<uint64_t> out(static_cast<size_t>(a.n));
+  if (!is_pow && !approx && !ftz && fast::binary_supported(bop, a.dtype)) {
+    fast::binary(bop, a.dtype, a.scalar ? &a.one : a.data, a.scalar ? 0 : 1, b.scalar ? &b.one : b.data,
+                 b.scalar ? 0 : 1, out.data(), a.n);
+    E.set(f, op, 0, make_shaped(a.dtype, a.shape, std::move(out), a.scalar));
+    return {};
+  }
   for (int64_t i = 0; i < a.n; ++i) {
     Scalar x{a.dtype, el(a, i)}, y{b.dtype, el(b, i)};
     if (is_pow) {
@@ -133,6 +141,12 @@ Flow op_cmp(Engine& E, Frame& f, const Operation& op) {
   Elems a = elems(va), b = elems(vb);
   check_same(op, a, b);
   std::vector<uint64_t> out(static_cast<size_t>(a.n));
+  if (a.dtype == b.dtype && fast::compare_supported(a.dtype)) {
+    fast::compare(pit->second, a.dtype, a.scalar ? &a.one : a.data, a.scalar ? 0 : 1, b.scalar ? &b.one : b.data,
+                  b.scalar ? 0 : 1, out.data(), a.n);
+    E.set(f, op, 0, make_shaped(DType::Bool, a.shape, std::move(out), a.scalar));
+    return {};
+  }
   for (int64_t i = 0; i < a.n; ++i) {
     auto r = num::compare(pit->second, Scalar{a.dtype, el(a, i)}, Scalar{b.dtype, el(b, i)});
     if (!r) numeric_fail(op, static_cast<int>(r.status()), r.error().message, coords_of(a, i));

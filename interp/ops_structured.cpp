@@ -1,6 +1,7 @@
 // Structured ops with author combines (seed 000 §7-§9, §13) in their canonical evaluation:
 //  * reduce: a left fold in logical order: acc = identity; for every point r of the reduced axes
 //    in row-major order, acc = combine(acc, source[r], captures...). Empty reduce -> identity.
+//    A combine that is one pointwise op of its two parameters runs as a native fold (fast_reduce).
 //  * scan: forward: acc = identity; for p = 0..n-1: acc = combine(acc, x_p) (inclusive stores
 //    after, exclusive before). reverse: the same from the end with acc = combine(x_p, acc), so
 //    the logical order of operands is kept (scan need not commute).
@@ -10,13 +11,111 @@
 //  * histogram: counts in the count dtype (wrapping); an active value outside [0, bins) is an
 //    error naming its coordinates.
 #include <algorithm>
+#include <optional>
 
 #include "interp/engine.h"
+#include "interp/envelope_log.h"
+#include "interp/fast_paths.h"
 #include "interp/tree.h"
 #include "numerics/arith.h"
 
 namespace kir::interp {
 namespace {
+
+// The binary op a combine helper consists of, when its body is exactly `%r = OP(%a, %b)` on its
+// two parameters in order followed by `return(%r)`, with no attributes and OP covered by
+// fast::binary_supported for `d`.
+std::optional<num::BinaryOp> pointwise_combine(const Function& fn, DType d) {
+  static const std::pair<const char*, num::BinaryOp> kOps[] = {
+      {"add", num::BinaryOp::Add}, {"sub", num::BinaryOp::Sub}, {"mul", num::BinaryOp::Mul},
+      {"div", num::BinaryOp::Div}, {"min", num::BinaryOp::Min}, {"max", num::BinaryOp::Max},
+      {"and", num::BinaryOp::And}, {"or", num::BinaryOp::Or},   {"xor", num::BinaryOp::Xor}};
+  const Region& b = fn.body;
+  if (b.args.size() != 2 || b.ops.size() != 2 || fn.result_types.size() != 1) return std::nullopt;
+  const Operation &o = *b.ops[0], &ret = *b.ops[1];
+  if (o.operands.size() != 2 || o.operands[0] != b.args[0].get() || o.operands[1] != b.args[1].get() ||
+      o.results.size() != 1 || !o.attrs.empty() || !o.regions.empty())
+    return std::nullopt;
+  if (ret.name != "return" || ret.operands.size() != 1 || ret.operands[0] != o.results[0].get()) return std::nullopt;
+  for (const auto& [name, bop] : kOps)
+    if (o.name == name) return fast::binary_supported(bop, d) ? std::optional(bop) : std::nullopt;
+  return std::nullopt;
+}
+
+// reduce with a pointwise combine (pointwise_combine above) on a tensor source: the same left
+// fold per accumulator element as calling the helper once per point (elements of the
+// accumulator are independent, so folding each one over all points in order gives the same
+// bits), run by fast::fold. The first call's extent unification is done once (the accumulator's
+// type never changes) and the step budget is charged as the calls would (region + op per call).
+// Returns false when it does not apply (the general path then runs, and reports any error).
+bool fast_reduce(Engine& E, const Operation& op, const Function& combine, const Value& src, Value& acc,
+                 const std::vector<int64_t>& axes, int64_t total) {
+  if (op.operands.size() != 2 || E.opts.trace || E.opts.break_on_nan || E.opts.break_on_inf) return false;
+  if (!src.is_tensor() || !(acc.is_scalar() || acc.is_tensor())) return false;
+  const Tensor& t = src.tensor();
+  const DType d = t.dtype;
+  auto bop = pointwise_combine(combine, d);
+  if (!bop) return false;
+  Shape kept, kept_strides;
+  const Shape strides = row_major_strides(t.shape);
+  for (size_t a = 0; a < t.shape.size(); ++a)
+    if (!std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(a))) {
+      kept.push_back(t.shape[a]);
+      kept_strides.push_back(strides[a]);
+    }
+  // Slices are scalars exactly when no axis is kept; a rank-0 tensor accumulator would mismatch.
+  if (acc.is_scalar() ? (!kept.empty() || acc.scalar().dtype != d)
+                      : (kept.empty() || acc.tensor().shape != kept || acc.tensor().dtype != d))
+    return false;
+  const uint64_t calls = static_cast<uint64_t>(total) * 2;
+  if (E.steps + calls > E.opts.max_steps) return false;
+  try {
+    std::map<std::string, int64_t> syms;
+    const auto& params = combine.body.args;
+    E.unify(params[0]->type, acc, syms, "argument", op);
+    E.unify(params[1]->type, acc, syms, "argument", op);
+    E.unify(combine.result_types[0], acc, syms, "result", op);
+  } catch (const RuntimeError&) {
+    return false;
+  }
+  E.steps += calls;
+  if (total == 0) return true;
+  // Offsets of the reduced points (row-major over the sorted axes, as take_slice/unravel).
+  std::vector<int64_t> offs;
+  int64_t stride = 0;
+  if (axes.size() == 1) {
+    stride = strides[static_cast<size_t>(axes[0])];
+  } else {
+    offs.assign(static_cast<size_t>(total), 0);
+    for (int64_t k = 0; k < total; ++k) {
+      int64_t rem = k, o = 0;
+      for (size_t i = axes.size(); i-- > 0;) {
+        const auto a = static_cast<size_t>(axes[i]);
+        o += (rem % t.shape[a]) * strides[a];
+        rem /= t.shape[a];
+      }
+      offs[static_cast<size_t>(k)] = o;
+    }
+  }
+  const int64_t* po = offs.empty() ? nullptr : offs.data();
+  if (acc.is_scalar()) {
+    acc = Scalar{d, fast::fold(*bop, d, acc.scalar().bits, t.bits.data(), stride, po, total)};
+    return true;
+  }
+  Tensor out = acc.tensor();
+  Shape c(kept.size(), 0);
+  int64_t base = 0;
+  for (size_t j = 0; j < out.bits.size(); ++j) {
+    out.bits[j] = fast::fold(*bop, d, out.bits[j], t.bits.data() + base, stride, po, total);
+    for (size_t k = kept.size(); k-- > 0;) {
+      if (++c[k] < kept[k]) { base += kept_strides[k]; break; }
+      base -= kept_strides[k] * (kept[k] - 1);
+      c[k] = 0;
+    }
+  }
+  acc = Value(std::move(out));
+  return true;
+}
 
 Flow op_reduce(Engine& E, Frame& f, const Operation& op) {
   const Value& src = E.operand(f, op, 0);
@@ -31,6 +130,11 @@ Flow op_reduce(Engine& E, Frame& f, const Operation& op) {
     red.push_back(n);
   }
   const int64_t total = checked_numel(red);
+  if (fast_reduce(E, op, combine, src, acc, axes, total)) {
+    E.set(f, op, 0, std::move(acc));
+    if (E.opts.envelopes) log_envelopes(E, f, op);
+    return {};
+  }
   std::vector<Value> args(2);
   for (size_t i = 2; i < op.operands.size(); ++i) args.push_back(E.operand(f, op, i));
   for (int64_t k = 0; k < total; ++k) {
@@ -39,6 +143,7 @@ Flow op_reduce(Engine& E, Frame& f, const Operation& op) {
     acc = std::move(E.call_function(combine, args, op).at(0));
   }
   E.set(f, op, 0, std::move(acc));
+  if (E.opts.envelopes) log_envelopes(E, f, op);
   return {};
 }
 
@@ -63,6 +168,7 @@ Flow op_scan(Engine& E, Frame& f, const Operation& op) {
     if (inclusive) put_slice(out, axis, p, acc);
   }
   E.set(f, op, 0, std::move(out));
+  if (E.opts.envelopes) log_envelopes(E, f, op);
   return {};
 }
 
@@ -111,6 +217,7 @@ Flow op_region_scan(Engine& E, Frame& f, const Operation& op) {
   const int64_t axis = attr_int(op, "axis");
   const int64_t n = region_extent(op, parts[0], axis);
   const Value& init = parts[2].at(0);
+  if (E.laws && n > 0) E.check_scan_laws(op, parts[0], parts[1].at(0), init, parts[3], axis, n);
   std::vector<Value> emit_args = parts[0];
   emit_args.push_back(init);
   emit_args.insert(emit_args.end(), parts[3].begin(), parts[3].end());

@@ -131,4 +131,47 @@ std::string summarize(const Value& v) {
   return "<none>";
 }
 
+namespace {
+
+void render_tensor(std::string& out, const Tensor& t, size_t axis, int64_t& flat, int64_t& budget) {
+  if (axis == t.shape.size()) {
+    if (budget-- > 0) out += num::format_value(t.at(flat));
+    ++flat;
+    return;
+  }
+  out += "[";
+  for (int64_t i = 0; i < t.shape[axis]; ++i) {
+    if (i) out += ", ";
+    if (budget <= 0) {
+      out += "...";
+      int64_t rest = 1;
+      for (size_t a = axis + 1; a < t.shape.size(); ++a) rest *= t.shape[a];
+      flat += (t.shape[axis] - i) * rest;
+      break;
+    }
+    render_tensor(out, t, axis + 1, flat, budget);
+  }
+  out += "]";
+}
+
+}  // namespace
+
+std::string render_elements(const Value& v, int64_t limit) {
+  if (v.is_scalar()) return num::format_value(v.scalar());
+  if (v.is_tensor()) {
+    std::string out;
+    int64_t flat = 0, budget = limit;
+    render_tensor(out, v.tensor(), 0, flat, budget);
+    return out;
+  }
+  if (v.is_tuple() || v.is_record()) {
+    const auto& elems = v.is_tuple() ? v.tuple().elems : v.record().elems;
+    std::string s = v.is_tuple() ? "(" : "{";
+    for (size_t i = 0; i < elems.size(); ++i)
+      s += (i ? ", " : "") + (v.is_record() ? v.record().names[i] + ": " : std::string()) + render_elements(elems[i], limit);
+    return s + (v.is_tuple() ? ")" : "}");
+  }
+  return summarize(v);
+}
+
 }  // namespace kir::interp

@@ -162,4 +162,8 @@ struct Value {
 // Short human-readable summary ("f32[2, 3] min=-1 max=2.5 nan=0", "i32 7", "tuple(...)").
 std::string summarize(const Value& v);
 
+// Every element of a scalar or tensor, nested like NumPy ("[[1, 2], [3, 4]]"), at most `limit`
+// elements (then "..."); tuples and records per component; other values as summarize().
+std::string render_elements(const Value& v, int64_t limit = 1000);
+
 }  // namespace kir::interp

@@ -69,6 +69,9 @@ class Function {
   std::string name;  // without '@'
   Region body;       // args = parameters
   std::vector<Type> result_types;  // helpers only
+  // Kernels only: the default invocation `kir run` uses when the command line does not fix an
+  // extent (`invocation {M = 4, N = 16}`); tooling metadata, no meaning to the program itself.
+  AttrMap invocation;
   Location loc;
   bool is_kernel() const { return kind == FunctionKind::Kernel; }
   std::vector<Value*> params() const;

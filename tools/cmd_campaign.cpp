@@ -13,7 +13,7 @@
 #include "interp/interpreter.h"
 #include "tools/commands.h"
 #include "tools/kernel_inputs.h"
-#include "tools/load.h"
+#include "kir/load.h"
 
 namespace kir::tools {
 namespace {

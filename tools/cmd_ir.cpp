@@ -7,7 +7,7 @@
 #include "kir/text/printer.h"
 #include "kir/verify/verifier.h"
 #include "tools/commands.h"
-#include "tools/load.h"
+#include "kir/load.h"
 
 namespace kir::tools {
 namespace {

@@ -1,33 +1,52 @@
 // `kir run FILE`: run a kernel in the reference interpreter (issue 4 item 4). Inputs come from
 // .npy files, literal scalars or a seed (inputs not given are generated from --seed); extents not
-// fixed by the inputs come from --dim NAME=N (default 8, with a note). Prints a summary of every
-// Out/InOut view (shape, dtype, min/max, NaN count, undefined elements) and writes them as .npy
-// to --output DIR. --trace prints one line per executed op; --break-on nan|inf stops at the
-// first op producing one; --policy parallel=canonical|reverse|shuffle:SEED picks the order of
-// the points of every parallel. Surface files are normalized first. Exit: 0 ok, 1 error, 2 usage.
+// fixed by the inputs come from --dim NAME=N, then the kernel's `invocation {...}`, else 8 (with a
+// note). Prints a summary of every Out/InOut view (shape, dtype, min/max, NaN count, undefined
+// elements) and writes them as .npy to --output DIR. --trace prints one line per executed op;
+// --break-on nan|inf stops at the first op producing one; --dump NAME prints every definition of
+// an intermediate value; --envelope prints one envelope-log line (interp/envelope_log.h) per
+// reduce/scan/contract execution; --policy parallel=canonical|reverse|shuffle:SEED picks the
+// order of the points of every parallel, --policy atomics=interleaved:SEED interleaves their
+// atomics under a seeded scheduler; --check-laws checks the seed-section-9 laws of every
+// region_fold/region_scan executed (random segmentations from --seed) and prints the report,
+// exit 1 when a law breaks.
+// Surface files are normalized first. Exit: 0 ok, 1 error, 2 usage.
 #include <filesystem>
 #include <iostream>
 #include <map>
 
+#include "interp/envelope_log.h"
 #include "interp/interpreter.h"
 #include "interp/npy.h"
 #include "tools/commands.h"
 #include "tools/kernel_inputs.h"
-#include "tools/load.h"
+#include "kir/load.h"
 
 namespace kir::tools {
 namespace {
 
 struct RunArgs {
   std::string path, kernel, output;
-  std::vector<std::string> inputs, dims, break_on, policies;
+  std::vector<std::string> inputs, dims, break_on, policies, dumps;
   uint64_t seed = 0;
   bool trace = false;
+  bool envelope = false;
+  bool check_laws = false;
 };
 
 int fail_usage(const std::string& msg) {
   std::cerr << "kir run: " << msg << "\n";
   return 2;
+}
+
+// Whether some op result of `m` is named `name` (so --dump cannot silently print nothing).
+bool defines_value(const Module& m, const std::string& name) {
+  bool found = false;
+  for (const auto& f : m.functions)
+    walk(f->body, [&](const Operation& op) {
+      for (const auto& r : op.results) found = found || r->name == name;
+    });
+  return found;
 }
 
 int run(const RunArgs& a) {
@@ -78,13 +97,27 @@ int run(const RunArgs& a) {
     if (!err.empty()) return fail_usage(err);
     interp::Options opts;
     if (a.trace) opts.trace = &std::cout;
+    interp::EnvelopeLog envelopes;
+    if (a.envelope) opts.envelopes = &envelopes;
     for (const auto& b : a.break_on) {
       if (b == "nan") opts.break_on_nan = true;
       else if (b == "inf") opts.break_on_inf = true;
       else return fail_usage("--break-on takes nan or inf");
     }
     for (const auto& p : a.policies) {
-      const std::string usage = "--policy takes parallel=canonical|reverse|shuffle:SEED, got '" + p + "'";
+      const std::string usage =
+          "--policy takes parallel=canonical|reverse|shuffle:SEED or atomics=sequential|interleaved:SEED, got '" + p + "'";
+      if (p == "atomics=sequential") {
+        opts.atomic_schedule = interp::AtomicSchedule::Sequential;
+        continue;
+      }
+      if (p.rfind("atomics=interleaved:", 0) == 0) {
+        const std::string seed = p.substr(20);
+        if (seed.empty() || seed.size() > 19 || seed.find_first_not_of("0123456789") != std::string::npos) return fail_usage(usage);
+        opts.atomic_schedule = interp::AtomicSchedule::Interleaved;
+        opts.atomic_seed = std::stoull(seed);
+        continue;
+      }
       if (p.rfind("parallel=", 0) != 0) return fail_usage(usage);
       const std::string v = p.substr(9);
       if (v == "canonical") opts.parallel_order = interp::ParallelOrder::Canonical;
@@ -98,8 +131,17 @@ int run(const RunArgs& a) {
         opts.parallel_order = interp::ParallelOrder::Shuffle;
       } else return fail_usage(usage);
     }
+    for (std::string d : a.dumps) {
+      if (!d.empty() && d[0] == '%') d = d.substr(1);
+      if (!defines_value(*m, d)) return fail_usage("--dump: no op of " + a.path + " defines a value %" + d);
+      opts.dump.push_back(d);
+    }
+    opts.dump_out = &std::cout;
+    opts.check_laws = a.check_laws;
+    opts.law_seed = a.seed;
     interp::Interpreter it(*m, opts);
     it.run_kernel(k->name, args);
+    for (size_t i = 0; i < envelopes.records.size(); ++i) std::cout << "envelope: " << envelopes.line(i) << "\n";
     if (!a.output.empty()) std::filesystem::create_directories(a.output);
     for (const kir::Value* p : k->params()) {
       if (!p->type.is(TypeKind::View) || p->type.access() == Access::In) continue;
@@ -114,6 +156,11 @@ int run(const RunArgs& a) {
       if (undefined) std::cout << " (" << undefined << " elements never written)";
       std::cout << "\n";
       if (!a.output.empty()) interp::write_npy((std::filesystem::path(a.output) / (p->name + ".npy")).string(), t.dtype, t.shape, t.bits);
+    }
+    if (a.check_laws) {
+      if (it.law_report().ok()) std::cout << "laws: " << it.law_report().str() << "\n";
+      else std::cerr << it.law_report().str();
+      if (!it.law_report().ok()) return 1;
     }
   } catch (const interp::RuntimeError& e) {
     std::cerr << e.what() << "\n";
@@ -137,8 +184,13 @@ void register_run_command(CLI::App& app, int& exit_code) {
   run_cmd->add_option("--output", args.output, "Directory for the Out/InOut views as .npy");
   run_cmd->add_option("--seed", args.seed, "Seed of generated inputs (default 0)");
   run_cmd->add_flag("--trace", args.trace, "Print one line per executed op");
+  run_cmd->add_flag("--envelope", args.envelope, "Print per reduce/scan/contract execution its uniqueness kind and reassociation envelope");
   run_cmd->add_option("--break-on", args.break_on, "Stop at the first op producing nan or inf");
-  run_cmd->add_option("--policy", args.policies, "parallel=canonical|reverse|shuffle:SEED (order of parallel points)");
+  run_cmd->add_option("--dump", args.dumps, "Print every definition of value %NAME with all its elements (repeatable)");
+  run_cmd->add_option("--policy", args.policies,
+                      "parallel=canonical|reverse|shuffle:SEED (order of parallel points); atomics=sequential|interleaved:SEED");
+  run_cmd->add_flag("--check-laws", args.check_laws,
+                    "Check the laws of every region_fold/region_scan under several segmentations (exit 1 when one breaks)");
   run_cmd->callback([&exit_code] { exit_code = run(args); });
 }
 

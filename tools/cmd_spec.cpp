@@ -1,8 +1,17 @@
 // `kir spec validate [PATHS] [--op NAME]` and `kir spec instantiate FILE --op NAME [--row LABEL]`:
 // check op-spec manifests (messages `file:line:col: [level] Op: text`, sorted) and turn their
-// workload rows into concrete calls printed as JSON, optionally with input data as .npy files.
+// workload rows into concrete calls printed as JSON, optionally with input data as .npy files;
+// `kir spec run [PATHS] [--op] [--row] [--json FILE]` runs them (oracle/spec_run.h).
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
+
+#include "oracle/spec_run.h"
 
 #include "specs/src/datagen.h"
 #include "specs/src/instantiate.h"
@@ -112,6 +121,88 @@ int run_instantiate(const InstArgs& a) {
   return rd.has_errors() ? 1 : 0;
 }
 
+struct RunArgs {
+  std::vector<std::string> paths;
+  std::string op, row, json;
+  bool special = false;
+};
+
+// One line per case (or a progress bar on a terminal, with failures printed as they happen),
+// then the table of ops x cases, and the JSON summary file on request.
+int run_workloads(const RunArgs& a) {
+  const bool tty = ::isatty(STDOUT_FILENO) != 0;
+  oracle::SpecRunOptions opts;
+  opts.only_op = a.op;
+  opts.only_row = a.row;
+  opts.inject_special = a.special;
+  opts.on_case = [tty](const oracle::CaseResult& c, size_t done, size_t total) {
+    const bool bad = c.status == oracle::CaseResult::Status::Fail;
+    const std::string what =
+        c.op + (c.label.empty() ? "" : " [" + c.label + (c.case_id.empty() || c.case_id == c.label ? "" : " " + c.case_id) + "]");
+    if (tty) {
+      const int width = 30;
+      const int filled = total ? static_cast<int>(width * done / total) : width;
+      std::cout << "\r\033[K[" << std::string(static_cast<size_t>(filled), '#') << std::string(static_cast<size_t>(width - filled), ' ')
+                << "] " << done << "/" << total << " " << what << std::flush;
+      if (bad || done == total) std::cout << "\n";
+      if (bad) std::cout << "FAIL " << what << ": " << c.message << "\n";
+      return;
+    }
+    std::cout << std::left << std::setw(5) << oracle::status_name(c.status) << " " << what << " " << std::fixed
+              << std::setprecision(3) << c.seconds << " s";
+    if (!c.message.empty()) std::cout << ": " << c.message;
+    std::cout << "\n";
+  };
+  std::vector<std::string> paths = a.paths.empty() ? std::vector<std::string>{"specs"} : a.paths;
+  oracle::SpecRunSummary sum = oracle::run_spec_workloads(paths, opts);
+  if (!sum.diagnostics.empty()) (sum.manifest_errors ? std::cerr : std::cout) << sum.diagnostics;
+  if (sum.manifest_errors) {
+    std::cerr << "kir spec run: the manifests have errors; nothing was run\n";
+    return 1;
+  }
+  // Table: op, cases, passed, failed, skipped, seconds.
+  struct Row {
+    size_t cases = 0, pass = 0, fail = 0, skip = 0;
+    double seconds = 0;
+  };
+  std::map<std::string, Row> table;
+  for (const auto& c : sum.cases) {
+    Row& r = table[c.op];
+    ++r.cases;
+    r.pass += c.status == oracle::CaseResult::Status::Pass;
+    r.fail += c.status == oracle::CaseResult::Status::Fail;
+    r.skip += c.status == oracle::CaseResult::Status::Skip;
+    r.seconds += c.seconds;
+  }
+  size_t wname = 2;
+  for (const auto& [n, r] : table) wname = std::max(wname, n.size());
+  std::cout << "\n" << std::left << std::setw(static_cast<int>(wname)) << "op" << "  cases  pass  fail  skip  seconds\n";
+  double total_s = 0;
+  for (const auto& [n, r] : table) {
+    std::cout << std::left << std::setw(static_cast<int>(wname)) << n << std::right << "  " << std::setw(5) << r.cases << "  "
+              << std::setw(4) << r.pass << "  " << std::setw(4) << r.fail << "  " << std::setw(4) << r.skip << "  " << std::setw(7)
+              << std::fixed << std::setprecision(2) << r.seconds << "\n";
+    total_s += r.seconds;
+  }
+  const size_t fails = sum.count(oracle::CaseResult::Status::Fail);
+  std::cout << table.size() << " ops, " << sum.cases.size() << " cases: " << sum.count(oracle::CaseResult::Status::Pass) << " passed, "
+            << fails << " failed, " << sum.count(oracle::CaseResult::Status::Skip) << " skipped (" << std::fixed << std::setprecision(1)
+            << total_s << " s)\n";
+  if (!a.json.empty()) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& c : sum.cases)
+      j.push_back({{"op", c.op}, {"label", c.label}, {"case_id", c.case_id}, {"status", oracle::status_name(c.status)},
+                   {"message", c.message}, {"seconds", c.seconds}});
+    std::ofstream out(a.json);
+    if (!out) {
+      std::cerr << "kir spec run: cannot write " << a.json << "\n";
+      return 1;
+    }
+    out << j.dump(2) << "\n";
+  }
+  return fails ? 1 : 0;
+}
+
 }  // namespace
 
 void register_spec_commands(CLI::App& app, int& exit_code) {
@@ -140,6 +231,15 @@ void register_spec_commands(CLI::App& app, int& exit_code) {
   i->add_option("--npy", ia->npy_dir, "write every present input's data as .npy files into this folder");
   i->add_flag("--special", ia->special, "inject special values (0, -0, inf, nan, extremes) into float inputs");
   i->callback([ia, &exit_code] { exit_code = run_instantiate(*ia); });
+
+  auto ra = std::make_shared<RunArgs>();
+  auto* r = spec->add_subcommand("run", "run every workload row through the interpreter, checked against the reference kernel");
+  r->add_option("paths", ra->paths, "manifest files or folders (default: specs)");
+  r->add_option("--op", ra->op, "run only this op");
+  r->add_option("--row", ra->row, "run only the rows with this label");
+  r->add_option("--json", ra->json, "write a JSON summary of every case to this file");
+  r->add_flag("--special", ra->special, "inject special values (0, -0, inf, nan, extremes) into float inputs");
+  r->callback([ra, &exit_code] { exit_code = run_workloads(*ra); });
 }
 
 }  // namespace kir::tools

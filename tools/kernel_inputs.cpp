@@ -47,6 +47,9 @@ std::string make_kernel_args(const Function& k, const InputSpec& spec, std::map<
   }
   auto bound = interp::bind_kernel_extents(k, args);
   for (const auto& [s, v] : spec.dims) bound[s] = v;
+  // Then the file's default invocation, for extents neither the inputs nor --dim fix.
+  for (const auto& [s, v] : k.invocation)
+    if (!bound.count(s) && v.is_int()) bound[s] = static_cast<int64_t>(v.i);
   for (const kir::Value* p : k.params()) {
     if (args.count(p->name)) continue;
     auto sit = specs.find(p->name);

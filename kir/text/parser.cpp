@@ -505,6 +505,10 @@ class Parser {
     }
     expect(Tok::RParen, "')' closing the parameters");
     if (accept(Tok::Arrow)) f->result_types = type_list();
+    if (is_ident("invocation")) {
+      bump();
+      f->invocation = attr_dict();
+    }
     if (auto l = opt_loc()) f->loc = *l;
     Function* placed = f.get();
     m.functions.push_back(std::move(f));

@@ -30,6 +30,15 @@ class Printer {
       os << " -> ";
       types(f.result_types, true);
     }
+    if (!f.invocation.empty()) {
+      os << " invocation {";
+      bool first = true;
+      for (const auto& [k, v] : f.invocation) {
+        os << (first ? "" : ", ") << k << " = " << v.str();
+        first = false;
+      }
+      os << "}";
+    }
     if (f.loc.explicit_loc) os << " " << loc(f.loc);
     os << " {\n";
     for (const auto& op : f.body.ops) operation(*op, 1);

@@ -97,6 +97,28 @@ void check_default(Context& cx, const Function& f, const Value& p) {
   if (!ok) cx.error(p.loc, "L2.5", where + ": default " + a.str() + " is not a " + ty(p.type) + " value");
 }
 
+// The default invocation (docs/kir-text.md): each key an extent symbol of a view parameter, each
+// value a non-negative integer extent.
+void check_invocation(Context& cx, const Function& f) {
+  std::set<std::string> symbols;
+  for (const Value* p : f.params())
+    if (p && p->type.is(TypeKind::View))
+      for (const Extent& e : p->type.shape())
+        for (const auto& s : e.symbols())
+          if (s.empty() || s[0] != '%') symbols.insert(s);
+  for (const auto& [k, v] : f.invocation) {
+    std::string where = "invocation of kernel @" + f.name + ": ";
+    if (!symbols.count(k)) {
+      std::string known;
+      for (const auto& s : symbols) known += (known.empty() ? "" : ", ") + s;
+      cx.error(f.loc, "invocation", where + "'" + k + "' is no extent symbol of a view parameter (they are: " +
+                                        (known.empty() ? "none" : known) + ")");
+    } else if (!v.is_int() || v.i < 0 || v.i > (int128{1} << 31)) {
+      cx.error(f.loc, "invocation", where + "'" + k + " = " + v.str() + "' is not an extent (an integer in [0, 2^31])");
+    }
+  }
+}
+
 void check_kernel_signature(Context& cx, const Function& f) {
   if (!f.result_types.empty())
     cx.error(f.loc, "L1.1", "kernel @" + f.name + " declares results: a kernel has no host-visible return; write "
@@ -124,9 +146,12 @@ void check_kernel_signature(Context& cx, const Function& f) {
     }
     check_default(cx, f, *p);
   }
+  check_invocation(cx, f);
 }
 
 void check_helper_signature(Context& cx, const Function& f) {
+  if (!f.invocation.empty())
+    cx.error(f.loc, "invocation", "helper @" + f.name + " has an invocation; only kernels are invoked");
   for (size_t i = 0; i < f.result_types.size(); ++i) {
     const Type& t = f.result_types[i];
     std::string where = "result " + std::to_string(i) + " of @" + f.name;

@@ -1,7 +1,6 @@
 // Input data generation and the .npy writer (see datagen.h).
 #include "specs/src/datagen.h"
 
-#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +8,7 @@
 
 #include "numerics/dtype.h"
 #include "numerics/format.h"
+#include "numerics/fnuz.h"
 #include "specs/src/dtypes.h"
 #include "specs/src/generators.h"
 
@@ -20,6 +20,7 @@ struct Layout {
   std::string descr;
   std::optional<kir::DType> fmt;  // float format for rounding (components for complex)
   bool complex = false;
+  std::optional<kir::num::Fnuz> fnuz = std::nullopt;  // the fnuz float8s, outside the DType table
 };
 
 Layout layout_of(const std::string& dt) {
@@ -38,6 +39,8 @@ Layout layout_of(const std::string& dt) {
   if (dt == "float64") return {8, "<f8", kir::DType::F64};
   if (dt == "float8_e4m3fn") return {1, "|u1", kir::DType::E4M3};
   if (dt == "float8_e5m2") return {1, "|u1", kir::DType::E5M2};
+  if (dt == "float8_e4m3fnuz") return {1, "|u1", std::nullopt, false, kir::num::Fnuz::E4M3};
+  if (dt == "float8_e5m2fnuz") return {1, "|u1", std::nullopt, false, kir::num::Fnuz::E5M2};
   if (dt == "complex64") return {8, "<c8", kir::DType::F32, true};
   if (dt == "complex128") return {16, "<c16", kir::DType::F64, true};
   throw EvalError("not implemented: data generation for " + dt);
@@ -47,14 +50,10 @@ void put(std::vector<uint8_t>& out, uint64_t bits, int nbytes) {
   for (int k = 0; k < nbytes; ++k) out.push_back(static_cast<uint8_t>(bits >> (8 * k)));
 }
 
-double normal(SpecRng& rng) {
-  double u1 = (static_cast<double>(rng.next() >> 11) + 1.0) * 0x1.0p-53;
-  double u2 = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
-  return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
-}
-
+// fnuz formats have no -0 (it would encode as +0, so it is not offered as a special).
 std::vector<double> specials(const SpecDType& d) {
-  std::vector<double> s = {0.0, -0.0, std::numeric_limits<double>::quiet_NaN(), d.max_finite, -d.max_finite};
+  std::vector<double> s = {0.0, std::numeric_limits<double>::quiet_NaN(), d.max_finite, -d.max_finite};
+  if (d.name.find("fnuz") == std::string::npos) s.insert(s.begin() + 1, -0.0);
   if (d.has_inf) {
     s.push_back(std::numeric_limits<double>::infinity());
     s.push_back(-std::numeric_limits<double>::infinity());
@@ -81,7 +80,7 @@ std::vector<TensorData> generate_inputs(const OpSpec& op, const Call& call, cons
     Layout l = layout_of(t.dtype);
     td.npy_descr = l.descr;
     const SpecDType* sd = find_dtype(t.dtype);
-    SpecRng rng(static_cast<uint64_t>(kWorkloadSeed ^ crc32(op.name + ":" + t.name + ":" + call.case_id)));
+    PyRandom rng = seeded_random(op.name + ":" + t.name + ":" + call.case_id);
     td.bytes.reserve(n * static_cast<size_t>(l.bytes));
     if (t.values) {
       std::vector<long> gshape;
@@ -91,19 +90,20 @@ std::vector<TensorData> generate_inputs(const OpSpec& op, const Call& call, cons
       continue;
     }
     for (size_t i = 0; i < n; ++i) {
-      if (!l.fmt) {
-        uint64_t v = rng.below(t.dtype == "bool" ? 2 : 8);
+      if (!l.fmt && !l.fnuz) {  // Python: rng.randrange(2 or 8)
+        uint64_t v = rng.randbelow(uint64_t{t.dtype == "bool" ? 2u : 8u});
         put(td.bytes, v, l.bytes);
         continue;
       }
       const SpecDType& comp = l.complex ? *find_dtype(sd->component) : *sd;
       for (int part = 0; part < (l.complex ? 2 : 1); ++part) {
-        double x = normal(rng);
-        if (opts.inject_special && rng.below(8) == 0) {
+        double x = rng.gauss();
+        if (opts.inject_special && rng.randbelow(uint64_t{8}) == 0) {
           auto sp = specials(comp);
-          x = sp[rng.below(sp.size())];
+          x = sp[rng.randbelow(static_cast<uint64_t>(sp.size()))];
         }
-        put(td.bytes, kir::num::from_double(x, *l.fmt), kir::info(*l.fmt).bits / 8);
+        if (l.fnuz) put(td.bytes, kir::num::fnuz_from_double(x, *l.fnuz), 1);
+        else put(td.bytes, kir::num::from_double(x, *l.fmt), kir::info(*l.fmt).bits / 8);
       }
     }
     out.push_back(std::move(td));

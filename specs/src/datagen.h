@@ -1,9 +1,10 @@
 // Input data for instantiated calls (reference §7.3): generated metadata tensors get exactly
-// their generated values; float and complex tensors standard-normal values rounded once to the
-// dtype (kir numerics' correctly rounded conversion); integer tensors uniform in [0, 8); bool in
-// [0, 2). Seeded per op, tensor and case id, so a call's data is reproducible. On request,
-// special values (±0, ±inf where the format has it, NaN, ±max finite, smallest subnormal) are
-// injected into float inputs. Data is returned as raw little-endian bytes (the C++ API the
+// their generated values; float and complex tensors standard-normal values (Python's
+// Random.gauss) rounded once to the dtype (kir numerics' correctly rounded conversion; the fnuz
+// float8s through numerics/fnuz.h); integer tensors uniform in [0, 8); bool in [0, 2). Drawn
+// from random.Random(1235 ^ crc32("<Op>:<tensor>:<case id>")) (py_random.h), so a call's data is
+// reproducible (not torch.randn's values). On request, special values (±0 where the format has
+// -0, ±inf where it has inf, NaN, ±max finite) are injected into float inputs (1 in 8). Data is returned as raw little-endian bytes (the C++ API the
 // interpreter consumes) or written as .npy files.
 #pragma once
 #include <cstdint>
@@ -28,7 +29,7 @@ struct TensorData {
 };
 
 // Data for every present input and construction-time tensor of `call`. Throws EvalError
-// ("not implemented: data generation for <dtype>") for dtypes kir numerics lacks (fnuz fp8s).
+// ("not implemented: data generation for <dtype>") for a dtype without a layout.
 std::vector<TensorData> generate_inputs(const OpSpec& op, const Call& call, const DataOptions& opts);
 
 // Writes NumPy .npy (format 1.0). Returns false with `err` set on failure.

@@ -51,4 +51,31 @@ void int_range(const SpecDType& d, long& lo, unsigned long& hi) {
   hi = d.bits == 64 ? 9223372036854775807UL : (1UL << (d.bits - 1)) - 1;
 }
 
+namespace {
+
+// Manifest dtype names ↔ KIR dtypes (only those both sides have).
+const std::vector<std::pair<std::string_view, std::string_view>>& dtype_pairs() {
+  static const std::vector<std::pair<std::string_view, std::string_view>> t = {
+      {"bool", "bool"},     {"int8", "i8"},     {"int16", "i16"},   {"int32", "i32"},
+      {"int64", "i64"},     {"uint8", "u8"},    {"uint16", "u16"},  {"uint32", "u32"},
+      {"uint64", "u64"},    {"float16", "f16"}, {"bfloat16", "bf16"}, {"float32", "f32"},
+      {"float64", "f64"},   {"float8_e4m3fn", "e4m3"}, {"float8_e5m2", "e5m2"},
+  };
+  return t;
+}
+
+}  // namespace
+
+std::string kir_dtype_name(std::string_view manifest_name) {
+  for (const auto& [m, k] : dtype_pairs())
+    if (m == manifest_name) return std::string(k);
+  return "";
+}
+
+std::string manifest_dtype_name(std::string_view kir_name) {
+  for (const auto& [m, k] : dtype_pairs())
+    if (k == kir_name) return std::string(m);
+  return "";
+}
+
 }  // namespace kir::specs

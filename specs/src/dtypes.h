@@ -24,4 +24,9 @@ const std::vector<SpecDType>& all_dtypes();
 // Integer range of an integer dtype (int8 → [-128, 127]).
 void int_range(const SpecDType& d, long& lo, unsigned long& hi);
 
+// The KIR dtype name of a manifest dtype ("float32" → "f32") and back; "" when the other side
+// has no such dtype (complex, fnuz float8s, e2m1, e8m0, index).
+std::string kir_dtype_name(std::string_view manifest_name);
+std::string manifest_dtype_name(std::string_view kir_name);
+
 }  // namespace kir::specs

@@ -2,7 +2,6 @@
 #include "specs/src/generators.h"
 
 #include <algorithm>
-#include <set>
 
 namespace kir::specs {
 
@@ -15,53 +14,8 @@ uint32_t crc32(const std::string& s) {
   return c ^ 0xFFFFFFFFu;
 }
 
-SpecRng::SpecRng(uint64_t seed) {
-  for (auto& w : s_) {  // SplitMix64 expansion of the seed
-    seed += 0x9E3779B97F4A7C15ull;
-    uint64_t z = seed;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    w = z ^ (z >> 31);
-  }
-}
-
-uint64_t SpecRng::next() {
-  auto rotl = [](uint64_t x, int k) { return (x << k) | (x >> (64 - k)); };
-  uint64_t result = rotl(s_[1] * 5, 7) * 9;
-  uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = rotl(s_[3], 45);
-  return result;
-}
-
-uint64_t SpecRng::below(uint64_t n) {
-  uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-  for (;;) {
-    uint64_t x = next();
-    if (x < limit) return x % n;
-  }
-}
-
-std::vector<uint64_t> SpecRng::sample(uint64_t n, uint64_t k) {
-  std::vector<uint64_t> out;
-  if (k > n) throw EvalError("sample larger than population");
-  if (n <= 4 * k + 16) {  // partial Fisher-Yates over the population
-    std::vector<uint64_t> pool(n);
-    for (uint64_t i = 0; i < n; ++i) pool[i] = i;
-    for (uint64_t i = 0; i < k; ++i) std::swap(pool[i], pool[i + below(n - i)]);
-    out.assign(pool.begin(), pool.begin() + static_cast<long>(k));
-    return out;
-  }
-  std::set<uint64_t> seen;  // rejection for sparse samples
-  while (out.size() < k) {
-    uint64_t x = below(n);
-    if (seen.insert(x).second) out.push_back(x);
-  }
-  return out;
+PyRandom seeded_random(const std::string& key) {
+  return PyRandom(mpz_class(static_cast<unsigned long>(kWorkloadSeed ^ crc32(key))));
 }
 
 namespace {
@@ -91,16 +45,16 @@ Value row(std::initializer_list<long> xs) {
   return Value::sequence(std::move(r));
 }
 
-Value gen_as_tensor(const Args& a, SpecRng&) { return Value::ints(seq_arg(a[0], "as_tensor argument")); }
+Value gen_as_tensor(const Args& a, PyRandom&) { return Value::ints(seq_arg(a[0], "as_tensor argument")); }
 
-Value gen_prefix_sum(const Args& a, SpecRng&) {
+Value gen_prefix_sum(const Args& a, PyRandom&) {
   auto L = seq_arg(a[0], "prefix_sum argument");
   std::vector<mpz_class> out{0};
   for (const auto& x : L) out.push_back(out.back() + x);
   return Value::ints(out);
 }
 
-Value gen_exclusive_prefix_sum(const Args& a, SpecRng&) {
+Value gen_exclusive_prefix_sum(const Args& a, PyRandom&) {
   auto L = seq_arg(a[0], "exclusive_prefix_sum argument");
   if (L.empty()) throw EvalError("exclusive_prefix_sum: the list must be non-empty");
   std::vector<mpz_class> out;
@@ -109,7 +63,7 @@ Value gen_exclusive_prefix_sum(const Args& a, SpecRng&) {
   return Value::ints(out);
 }
 
-Value gen_chunk_indices(const Args& a, SpecRng&) {
+Value gen_chunk_indices(const Args& a, PyRandom&) {
   auto L = seq_arg(a[0], "chunk_indices lengths");
   long c = int_arg(a[1], "chunk_indices chunk size");
   if (c <= 0) throw EvalError("chunk_indices: chunk size must be > 0, got " + std::to_string(c));
@@ -136,7 +90,7 @@ std::vector<mpz_class> positive_lengths(const Value& v, const std::string& gen) 
   return L;
 }
 
-Value gen_token_indices(const Args& a, SpecRng&) {
+Value gen_token_indices(const Args& a, PyRandom&) {
   auto L = positive_lengths(a[0], "token_indices");
   std::vector<Value> rows;
   for (size_t i = 0; i < L.size(); ++i)
@@ -144,7 +98,7 @@ Value gen_token_indices(const Args& a, SpecRng&) {
   return Value::sequence(std::move(rows));
 }
 
-Value gen_packed_positions(const Args& a, SpecRng&) {
+Value gen_packed_positions(const Args& a, PyRandom&) {
   auto L = positive_lengths(a[0], "packed_positions");
   std::vector<mpz_class> out;
   for (const auto& n : L)
@@ -152,7 +106,7 @@ Value gen_packed_positions(const Args& a, SpecRng&) {
   return Value::ints(out);
 }
 
-Value gen_chunk_offsets(const Args& a, SpecRng&) {
+Value gen_chunk_offsets(const Args& a, PyRandom&) {
   auto L = seq_arg(a[0], "chunk_offsets lengths");
   long c = int_arg(a[1], "chunk_offsets chunk size");
   if (c <= 0) throw EvalError("chunk_offsets: chunk size must be > 0, got " + std::to_string(c));
@@ -161,7 +115,7 @@ Value gen_chunk_offsets(const Args& a, SpecRng&) {
   return Value::ints(out);
 }
 
-Value gen_paged_block_table(const Args& a, SpecRng& rng) {
+Value gen_paged_block_table(const Args& a, PyRandom& rng) {
   long B = int_arg(a[0], "paged_block_table B"), W = int_arg(a[1], "paged_block_table W"),
             pool = int_arg(a[2], "paged_block_table pool");
   if (B < 0) throw EvalError("paged_block_table: B must be >= 0");
@@ -169,7 +123,7 @@ Value gen_paged_block_table(const Args& a, SpecRng& rng) {
   check_total(mpz_class(static_cast<long>(B)) * W, "paged_block_table");
   std::vector<Value> rows;
   if (pool >= B * W) {
-    auto pages = rng.sample(static_cast<uint64_t>(pool), static_cast<uint64_t>(B * W));
+    auto pages = rng.sample_range(static_cast<uint64_t>(pool), static_cast<uint64_t>(B * W));
     for (long b = 0; b < B; ++b) {
       std::vector<Value> r;
       for (long w = 0; w < W; ++w) r.push_back(Value::integer(static_cast<long>(pages[static_cast<size_t>(b * W + w)])));
@@ -178,14 +132,14 @@ Value gen_paged_block_table(const Args& a, SpecRng& rng) {
   } else {
     for (long b = 0; b < B; ++b) {
       std::vector<Value> r;
-      for (auto p : rng.sample(static_cast<uint64_t>(pool), static_cast<uint64_t>(W))) r.push_back(Value::integer(static_cast<long>(p)));
+      for (auto p : rng.sample_range(static_cast<uint64_t>(pool), static_cast<uint64_t>(W))) r.push_back(Value::integer(static_cast<long>(p)));
       rows.push_back(Value::sequence(std::move(r)));
     }
   }
   return Value::sequence(std::move(rows));
 }
 
-Value gen_nsa_block_indices(const Args& a, SpecRng& rng) {
+Value gen_nsa_block_indices(const Args& a, PyRandom& rng) {
   auto L = seq_arg(a[0], "nsa_block_indices lengths");
   long bs = int_arg(a[1], "block size"), sel = int_arg(a[2], "selected blocks"), H = int_arg(a[3], "Hkv");
   if (bs <= 0 || sel <= 0 || H <= 0) throw EvalError("nsa_block_indices: block size, selected blocks and Hkv must be > 0");
@@ -200,7 +154,7 @@ Value gen_nsa_block_indices(const Args& a, SpecRng& rng) {
       std::vector<Value> heads;
       for (long h = 0; h < H; ++h) {
         long take = std::min(sel, visible);
-        auto picks = rng.sample(static_cast<uint64_t>(visible), static_cast<uint64_t>(take));
+        auto picks = rng.sample_range(static_cast<uint64_t>(visible), static_cast<uint64_t>(take));
         std::sort(picks.begin(), picks.end());
         std::vector<Value> r;
         for (auto p : picks) r.push_back(Value::integer(static_cast<long>(p)));
@@ -213,20 +167,20 @@ Value gen_nsa_block_indices(const Args& a, SpecRng& rng) {
   return Value::sequence(std::move(toks));
 }
 
-Value gen_nsa_block_counts(const Args& a, SpecRng& rng) {
+Value gen_nsa_block_counts(const Args& a, PyRandom& rng) {
   long T = int_arg(a[0], "T"), H = int_arg(a[1], "Hkv"), sel = int_arg(a[2], "selected blocks");
   if (T <= 0 || H <= 0 || sel <= 0) throw EvalError("nsa_block_counts: all arguments must be > 0");
   check_total(mpz_class(static_cast<long>(T)) * H, "nsa_block_counts");
   std::vector<Value> rows;
   for (long t = 0; t < T; ++t) {
     std::vector<Value> r;
-    for (long h = 0; h < H; ++h) r.push_back(Value::integer(static_cast<long>(1 + rng.below(static_cast<uint64_t>(sel)))));
+    for (long h = 0; h < H; ++h) r.push_back(Value::integer(rng.randint(1, sel)));  // rng.randint(1, selected)
     rows.push_back(Value::sequence(std::move(r)));
   }
   return Value::sequence(std::move(rows));
 }
 
-Value gen_topk_ids(const Args& a, SpecRng& rng) {
+Value gen_topk_ids(const Args& a, PyRandom& rng) {
   long rows = int_arg(a[0], "rows"), k = int_arg(a[1], "k"), E = int_arg(a[2], "E");
   if (rows < 0) throw EvalError("topk_ids: rows must be >= 0");
   if (!(k > 0 && k <= E)) throw EvalError("topk_ids: needs 0 < k <= E, got k=" + std::to_string(k) + ", E=" + std::to_string(E));
@@ -234,31 +188,31 @@ Value gen_topk_ids(const Args& a, SpecRng& rng) {
   std::vector<Value> out;
   for (long r = 0; r < rows; ++r) {
     std::vector<Value> v;
-    for (auto x : rng.sample(static_cast<uint64_t>(E), static_cast<uint64_t>(k))) v.push_back(Value::integer(static_cast<long>(x)));
+    for (auto x : rng.sample_range(static_cast<uint64_t>(E), static_cast<uint64_t>(k))) v.push_back(Value::integer(static_cast<long>(x)));
     out.push_back(Value::sequence(std::move(v)));
   }
   return Value::sequence(std::move(out));
 }
 
-Value gen_random_ids(const Args& a, SpecRng& rng) {
+Value gen_random_ids(const Args& a, PyRandom& rng) {
   long rows = int_arg(a[0], "rows"), w = int_arg(a[1], "w"), upper = int_arg(a[2], "upper");
   if (rows <= 0 || w <= 0 || upper <= 0) throw EvalError("random_ids: all arguments must be > 0");
   check_total(mpz_class(static_cast<long>(rows)) * w, "random_ids");
   std::vector<Value> out;
   for (long r = 0; r < rows; ++r) {
     std::vector<Value> v;
-    for (long j = 0; j < w; ++j) v.push_back(Value::integer(static_cast<long>(rng.below(static_cast<uint64_t>(upper)))));
+    for (long j = 0; j < w; ++j) v.push_back(Value::integer(rng.randrange(upper)));  // rng.randrange(upper)
     out.push_back(Value::sequence(std::move(v)));
   }
   return Value::sequence(std::move(out));
 }
 
-Value gen_sample_indices(const Args& a, SpecRng& rng) {
+Value gen_sample_indices(const Args& a, PyRandom& rng) {
   long n = int_arg(a[0], "n"), hi = int_arg(a[1], "hi");
   if (!(n >= 0 && n <= hi)) throw EvalError("sample_indices: needs 0 <= n <= hi, got n=" + std::to_string(n) + ", hi=" + std::to_string(hi));
   check_total(n, "sample_indices");
   std::vector<mpz_class> out;
-  for (auto x : rng.sample(static_cast<uint64_t>(hi), static_cast<uint64_t>(n))) out.push_back(static_cast<unsigned long>(x));
+  for (auto x : rng.sample_range(static_cast<uint64_t>(hi), static_cast<uint64_t>(n))) out.push_back(static_cast<unsigned long>(x));
   return Value::ints(out);
 }
 
@@ -287,7 +241,7 @@ Layout layout_of(const Value& v, const std::string& who) {
   return l;
 }
 
-Value gen_layout_metadata(const Args& a, SpecRng&) {
+Value gen_layout_metadata(const Args& a, PyRandom&) {
   Layout l = layout_of(a[0], "moe.layout_metadata");
   long R = int_arg(a[1], "R"), E = int_arg(a[2], "E");
   if (R < 0 || E <= 0) throw EvalError("moe.layout_metadata: needs R >= 0 and E > 0");
@@ -321,7 +275,7 @@ Value gen_layout_metadata(const Args& a, SpecRng&) {
   return Value::ints(out);
 }
 
-Value gen_causal_topk(const Args& a, SpecRng& rng) {
+Value gen_causal_topk(const Args& a, PyRandom& rng) {
   long B = int_arg(a[0], "B"), S = int_arg(a[1], "S"), H = int_arg(a[2], "Hkv"), K = int_arg(a[3], "K"),
             extent = int_arg(a[4], "extent"), start = int_arg(a[5], "start"), stride = int_arg(a[6], "stride");
   if (B <= 0 || S <= 0 || H <= 0 || K <= 0 || extent <= 0 || stride <= 0 || start < 0)
@@ -336,7 +290,7 @@ Value gen_causal_topk(const Args& a, SpecRng& rng) {
       std::vector<Value> hs;
       for (long h = 0; h < H; ++h) {
         std::vector<Value> ks;
-        for (auto x : rng.sample(static_cast<uint64_t>(visible), static_cast<uint64_t>(std::min(K, visible))))
+        for (auto x : rng.sample_range(static_cast<uint64_t>(visible), static_cast<uint64_t>(std::min(K, visible))))
           ks.push_back(Value::integer(static_cast<long>(x)));
         while (static_cast<long>(ks.size()) < K) ks.push_back(Value::integer(static_cast<long>(extent)));
         hs.push_back(Value::sequence(std::move(ks)));
@@ -348,7 +302,7 @@ Value gen_causal_topk(const Args& a, SpecRng& rng) {
   return Value::sequence(std::move(bs));
 }
 
-Value gen_sparse_topk_positions(const Args& a, SpecRng& rng) {
+Value gen_sparse_topk_positions(const Args& a, PyRandom& rng) {
   auto L = seq_arg(a[0], "attn.sparse_topk_positions lengths");
   long Sq = int_arg(a[1], "Sq"), K = int_arg(a[2], "K");
   if (Sq <= 0 || K <= 0) throw EvalError("attn.sparse_topk_positions: Sq and K must be > 0");
@@ -362,7 +316,7 @@ Value gen_sparse_topk_positions(const Args& a, SpecRng& rng) {
     for (long s = 0; s < Sq; ++s) {
       long visible = n - Sq + s + 1;
       std::vector<Value> ks;
-      for (auto x : rng.sample(static_cast<uint64_t>(visible), static_cast<uint64_t>(std::min(K, visible))))
+      for (auto x : rng.sample_range(static_cast<uint64_t>(visible), static_cast<uint64_t>(std::min(K, visible))))
         ks.push_back(Value::integer(static_cast<long>(x)));
       while (static_cast<long>(ks.size()) < K) ks.push_back(Value::integer(-1L));
       qs.push_back(Value::sequence(std::move(ks)));
@@ -372,7 +326,7 @@ Value gen_sparse_topk_positions(const Args& a, SpecRng& rng) {
   return Value::sequence(std::move(reqs));
 }
 
-Value gen_key_windows(const Args& a, SpecRng&) {
+Value gen_key_windows(const Args& a, PyRandom&) {
   auto L = positive_lengths(a[0], "key_windows");
   long first = int_arg(a[1], "first"), count = int_arg(a[2], "count");
   if (a[3].t != Value::T::Str || (a[3].s != "start" && a[3].s != "end"))
@@ -403,7 +357,7 @@ Value fill(const std::vector<mpz_class>& shape, size_t k, const Value& v) {
   return Value::sequence(std::move(items));
 }
 
-Value gen_full(const Args& a, SpecRng&) {
+Value gen_full(const Args& a, PyRandom&) {
   auto shape = seq_arg(a[0], "full shape");
   if (!a[1].is_int()) throw EvalError("full: value must be an integer");
   mpz_class total = 1;
@@ -457,7 +411,7 @@ Value run_generator(const std::string& name, const std::vector<Value>& args, con
   if (!g) throw EvalError("'" + name + "' is not a built-in generator");
   if (args.size() != g->args.size())
     throw EvalError(name + "() takes " + std::to_string(g->args.size()) + " arguments, got " + std::to_string(args.size()));
-  SpecRng rng(static_cast<uint64_t>(kWorkloadSeed ^ crc32(seed_key)));
+  PyRandom rng = seeded_random(seed_key);
   return g->impl(args, rng);
 }
 

@@ -1,34 +1,25 @@
 // The closed set of generators (a tensor's `values:`, reference §4.2): deterministic ones
 // (prefix sums, chunk and token indices, ...) and seeded random ones (page tables, top-k ids,
-// ...). Random generators draw from a private stream seeded by WORKLOAD_SEED xor
-// crc32("<Op>:<tensor>"), so one op/tensor/arguments always yields the same contents. The
-// stream is our own (SplitMix-seeded xoshiro) — the documented properties and the `requires`
-// predicates are matched, not CPython's Mersenne Twister bit for bit.
+// ...). Each random generator call draws from a fresh private CPython-exact
+// random.Random(WORKLOAD_SEED ^ crc32("<Op>:<tensor>")) (py_random.h) with the same calls
+// (sample, randint, randrange) as the Python reference, so kir draws the reference's values.
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "specs/src/py_random.h"
 #include "specs/src/value.h"
 
 namespace kir::specs {
 
 inline constexpr uint32_t kWorkloadSeed = 1235;
 
-uint32_t crc32(const std::string& s);
+uint32_t crc32(const std::string& s);  // zlib's CRC-32 of the bytes
 
-// A small deterministic PRNG (xoshiro256**) with unbiased bounded draws.
-class SpecRng {
- public:
-  explicit SpecRng(uint64_t seed);
-  uint64_t next();
-  uint64_t below(uint64_t n);                      // uniform in [0, n), n > 0
-  std::vector<uint64_t> sample(uint64_t n, uint64_t k);  // k distinct values of [0, n), random order
-
- private:
-  uint64_t s_[4];
-};
+// The private generator of one random generator call or data draw: random.Random(1235 ^ crc32(key)).
+PyRandom seeded_random(const std::string& key);
 
 // Argument kinds in generator/predicate signatures: 'S' Seq[Int], 'I' Int, 'E' enum string,
 // 'A' ADT (MGroupedLayout).
@@ -37,7 +28,7 @@ struct GeneratorDef {
   std::string args;        // one letter per argument
   bool random = false;
   int rank = 0;            // fixed rank of the result; -1: len(first argument) (`full`)
-  std::function<Value(const std::vector<Value>&, SpecRng&)> impl;
+  std::function<Value(const std::vector<Value>&, PyRandom&)> impl;
   std::string doc;
 };
 

@@ -485,7 +485,7 @@ class RowInstantiator {
       if (ix || op_.param(k) || op_.let(k)) call.ix[k] = v;
     }
     try {
-      eval_roofline(op_, call);
+      if (op_.roofline.func.empty()) eval_roofline(op_, call);  // a func roofline leaves flops/bytes unset
     } catch (const EvalError& e) {
       c.fail(std::string("roofline: ") + e.what(), "S14");
     }
@@ -496,19 +496,34 @@ class RowInstantiator {
 
 }  // namespace
 
-void eval_roofline(const OpSpec& op, Call& call) {
-  if (!op.roofline.present) return;
-  if (!op.roofline.func.empty()) return;  // func formulas live in Python modules: not evaluated here
+namespace {
+
+Env call_env(const Call& call) {
   Env env;
   env.vars = call.ix;
-  env.allow_bytes = true;
-  for (const auto& t : call.tensors) {
-    env.presence[t.name] = t.present;
-    if (t.present) env.bytes[t.name] = t.bytes();
-  }
+  for (const auto& t : call.tensors) env.presence[t.name] = t.present;
   env.presence["out"] = false;
   for (const auto& [k, v] : call.params)
     if (v.is_none()) env.presence[k] = false;
+  return env;
+}
+
+}  // namespace
+
+bool input_written(const TensorDecl& t, const Call& call) {
+  if (t.mutated == TensorDecl::Mut::Yes) return true;
+  return t.mutated == TensorDecl::Mut::When && t.mutated_expr.ok() && eval(*t.mutated_expr.expr, call_env(call)).truthy();
+}
+
+void eval_roofline(const OpSpec& op, Call& call) {
+  if (!op.roofline.present) return;
+  if (!op.roofline.func.empty())  // a Python function reading the call view: nothing kir can run
+    throw EvalError("not implemented: func roofline " + op.roofline.func +
+                    " is Python; kir evaluates inline flops/bytes formulas (write `flops:` and `bytes:` instead)");
+  Env env = call_env(call);
+  env.allow_bytes = true;
+  for (const auto& t : call.tensors)
+    if (t.present) env.bytes[t.name] = t.bytes();
   if (op.roofline.flops && op.roofline.flops->ok()) call.flops = eval(*op.roofline.flops->expr, env);
   if (op.roofline.bytes && op.roofline.bytes->ok()) {
     call.bytes = eval(*op.roofline.bytes->expr, env);
@@ -523,15 +538,12 @@ void eval_roofline(const OpSpec& op, Call& call) {
     if (t->role == Role::Output) {
       if (!t->alias.empty()) {
         const TensorDecl* in = op.tensor(t->alias);
-        bool written = in && (in->mutated == TensorDecl::Mut::Yes ||
-                              (in->mutated == TensorDecl::Mut::When && in->mutated_expr.ok() && eval(*in->mutated_expr.expr, env).truthy()));
-        if (written) continue;  // the output is the written input
+        if (in && input_written(*in, call)) continue;  // the output is the written input
       }
       total += b;
       continue;
     }
-    bool written = t->mutated == TensorDecl::Mut::Yes ||
-                   (t->mutated == TensorDecl::Mut::When && t->mutated_expr.ok() && eval(*t->mutated_expr.expr, env).truthy());
+    const bool written = input_written(*t, call);
     if (t->write_only) total += b;
     else if (written) total += 2 * b;
     else total += b;

@@ -46,8 +46,13 @@ struct InstantiateOptions {
 // Instantiates every row of `op`; failures go to `d` (signature level).
 std::vector<Call> instantiate_op(const OpSpec& op, const Manifest& m, SpecDiags& d, const InstantiateOptions& opts = {});
 
+// Whether input `t` is written by `call`: `mutated: true`, or `mutated: <expr>` true for the
+// call's params (an output aliasing such an input is that input, not a tensor of its own).
+bool input_written(const TensorDecl& t, const Call& call);
+
 // Roofline of a call: inline flops/bytes, with default byte counting from effects when bytes
-// is omitted. Throws EvalError; "not implemented: func roofline" for `func` formulas.
+// is omitted. Throws EvalError; "not implemented: func roofline tileops.perf.formulas.<name> is
+// Python; ..." for `func` formulas (instantiation leaves such calls' flops and bytes unset).
 void eval_roofline(const OpSpec& op, Call& call);
 
 }  // namespace kir::specs

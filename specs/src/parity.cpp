@@ -2,8 +2,11 @@
 // P1 pairing (the kernel file parses, verifies and holds a kernel of the op; name suffixes),
 // P2 parameters (every manifest entry has one, no extra ones, in the manifest's order),
 // P3 access (In / Out / InOut per role and effects), P4 dtypes (allowed sets, one dtype per
-// DType index, dtype_combos rows), P5 ranks and constant extents, P6 extent symbols (one kernel
-// symbol per manifest dimension and back, one extent list per Shape index), P7 scalar params.
+// DType index, dtype_combos rows), P5 ranks and extents (constants; computed axes such as
+// `B + 1` or `N // 2` as canonical polynomials of the kernel symbols bound to their indices;
+// type-family shapes: some discriminant point whose cases fit every family-shaped parameter at
+// once), P6 extent symbols (one kernel symbol per manifest dimension and back, one extent list
+// per Shape index), P7 scalar params.
 #include "specs/src/parity.h"
 
 #include <algorithm>
@@ -14,31 +17,20 @@
 #include <sstream>
 #include <tuple>
 
+#include "kir/extent.h"
 #include "kir/ir.h"
 #include "kir/text/parser.h"
 #include "kir/verify/verifier.h"
+#include "specs/src/analysis.h"
 #include "specs/src/dtypes.h"
 #include "specs/src/kind_check.h"
 
 namespace kir::specs {
 namespace {
 
-// Manifest dtype names ↔ KIR dtypes (only those both sides have).
-const std::vector<std::pair<std::string, std::string>>& dtype_pairs() {
-  static const std::vector<std::pair<std::string, std::string>> t = {
-      {"bool", "bool"},     {"int8", "i8"},     {"int16", "i16"},   {"int32", "i32"},
-      {"int64", "i64"},     {"uint8", "u8"},    {"uint16", "u16"},  {"uint32", "u32"},
-      {"uint64", "u64"},    {"float16", "f16"}, {"bfloat16", "bf16"}, {"float32", "f32"},
-      {"float64", "f64"},   {"float8_e4m3fn", "e4m3"}, {"float8_e5m2", "e5m2"},
-  };
-  return t;
-}
+using KValue = kir::Value;  // a kernel parameter (not a manifest specs::Value)
 
-std::string manifest_dtype(const std::string& kir_name) {
-  for (const auto& [m, k] : dtype_pairs())
-    if (k == kir_name) return m;
-  return "";
-}
+std::string manifest_dtype(const std::string& kir_name) { return manifest_dtype_name(kir_name); }
 
 std::string set_str(const std::set<std::string>& s) {
   std::string out = "{";
@@ -88,8 +80,8 @@ struct Entry {
 
 class ParityChecker {
  public:
-  ParityChecker(const OpSpec& op, SpecDiags& d, const Module& mod, const std::string& file)
-      : op_(op), d_(d), mod_(mod), file_(file) {}
+  ParityChecker(const OpSpec& op, const Manifest& m, SpecDiags& d, const Module& mod, const std::string& file)
+      : op_(op), m_(m), d_(d), mod_(mod), file_(file) {}
 
   void run() {
     build_entries();
@@ -105,6 +97,7 @@ class ParityChecker {
 
  private:
   const OpSpec& op_;
+  const Manifest& m_;
   SpecDiags& d_;
   const Module& mod_;
   std::string file_;
@@ -113,14 +106,19 @@ class ParityChecker {
   const Function* fn_ = nullptr;
   std::map<std::string, std::string> dtype_bind_;       // DType index → manifest dtype
   std::map<std::string, std::string> dtype_bind_from_;  // DType index → where it was bound
-  std::map<std::string, std::pair<std::string, std::string>> dim_sym_;    // dim → (symbol, where)
-  std::map<std::string, std::pair<std::string, std::string>> sym_dim_;    // symbol → (dim, where)
+  using Bindings = std::map<std::string, std::pair<std::string, std::string>>;
+  Bindings dim_sym_;  // dim → (symbol, where)
+  Bindings sym_dim_;  // symbol → (dim, where)
+  // Checked once every plain axis has bound its dimension:
+  struct Computed { const Entry* e; const KValue* v; const Expr* item; size_t axis; };
+  std::vector<Computed> computed_;                             // axes like `B + 1`
+  std::vector<std::pair<const Entry*, const KValue*>> families_;  // family-shaped parameters
   std::map<std::string, std::pair<std::string, std::string>> shape_seq_;  // Shape index → (extents, where)
 
   void err(const Loc& l, const std::string& text, const char* id) { d_.add(l, Level::Signature, op_.name, text + " [" + id + "]"); }
 
   std::string kname() const { return "kernel @" + fn_->name; }
-  static std::string where(const Value& v) { return "'%" + v.name + "' (" + v.loc.str() + ")"; }
+  static std::string where(const KValue& v) { return "'%" + v.name + "' (" + v.loc.str() + ")"; }
 
   void build_entries() {
     for (const auto& t : op_.inputs) entries_.push_back({t.name, "input", t.loc, &t, nullptr, ParamForm::None});
@@ -185,13 +183,25 @@ class ParityChecker {
       p = q == std::string::npos ? suffix.size() : q;
     }
     auto idx = dtype_indices();
-    if (parts.size() != idx.size() || idx.empty()) {
+    if (parts.size() < idx.size()) {
       err(op_.loc, kname() + " (" + fn_->loc.str() + "): a dtype-case suffix names one KIR dtype per DType index of the forall (" +
-                       std::to_string(idx.size()) + "), in order; it names " + std::to_string(parts.size()), "P1");
+                       std::to_string(idx.size()) + "), in order, then optional variant tags; it names " + std::to_string(parts.size()), "P1");
       return false;
     }
     bool ok = true;
-    for (size_t i = 0; i < parts.size(); ++i) {
+    // Parts past the dtypes are variant tags (kernels of one dtype case for different ranks or
+    // layouts, e.g. @AddFwdOp__f32__bcast): free names, not compared with the manifest.
+    for (size_t i = idx.size(); i < parts.size(); ++i) {
+      const std::string& t = parts[i];
+      const bool good = !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+      });
+      if (!good) {
+        err(op_.loc, kname() + " (" + fn_->loc.str() + "): variant tag '" + t + "' must be lowercase letters, digits and '_'", "P1");
+        ok = false;
+      }
+    }
+    for (size_t i = 0; i < idx.size(); ++i) {
       std::string md = manifest_dtype(parts[i]);
       const IndexDecl* ix = op_.index(idx[i]);
       if (md.empty()) {
@@ -218,17 +228,30 @@ class ParityChecker {
     dim_sym_.clear();
     sym_dim_.clear();
     shape_seq_.clear();
+    computed_.clear();
+    families_.clear();
     if (!bind_suffix()) return;
     auto params = f.params();
     std::map<std::string, size_t> pos;
     for (size_t i = 0; i < entries_.size(); ++i) pos[entries_[i].name] = i;
     std::set<std::string> seen;
     long last = -1;
-    const Value* last_v = nullptr;
+    const KValue* last_v = nullptr;
     bool order_reported = false;
     for (size_t i = 0; i < params.size(); ++i) {
-      const Value& v = *params[i];
+      const KValue& v = *params[i];
       auto it = pos.find(v.name);
+      if (it == pos.end() && v.name.rfind("present_", 0) == 0) {
+        // A presence flag (kir spec run sets it): `constexpr %present_<t>: bool` for an optional
+        // input or nullable output t.
+        const TensorDecl* t = op_.tensor(v.name.substr(8));
+        const bool optional = t && (t->optional != TensorDecl::Opt::No || t->nullable);
+        if (!optional)
+          err(op_.loc, kname() + " parameter " + where(v) + " is a presence flag of no optional input or nullable output", "P2");
+        else if (!v.is_constexpr || !v.type.is_scalar() || v.type.dtype() != kir::DType::Bool)
+          err(t->loc, kname() + " parameter " + where(v) + ": a presence flag is a constexpr bool", "P2");
+        continue;
+      }
       if (it == pos.end()) {
         if (const ParamDecl* p = op_.param(v.name)) {
           err(p->loc, "param '" + p->name + "' (" + p->type_text + ") is no kernel parameter (a kernel fixes dtype, sequence, optional, ADT and opaque params), but " +
@@ -250,6 +273,8 @@ class ParityChecker {
       if (e.t) check_tensor(e, v);
       else check_param(e, v);
     }
+    check_families();
+    check_computed();
     for (const auto& e : entries_) {
       if (seen.count(e.name)) continue;
       std::string what = e.role;
@@ -260,7 +285,7 @@ class ParityChecker {
     check_combos();
   }
 
-  void check_tensor(const Entry& e, const Value& v) {
+  void check_tensor(const Entry& e, const KValue& v) {
     const TensorDecl& t = *e.t;
     if (!v.type.is(TypeKind::View)) {
       err(t.loc, e.role + " '" + t.name + "': " + kname() + " parameter " + where(v) + " is " + v.type.str() +
@@ -287,7 +312,7 @@ class ParityChecker {
     check_shape(e, v);
   }
 
-  void check_dtype(const Entry& e, const Value& v) {
+  void check_dtype(const Entry& e, const KValue& v) {
     const TensorDecl& t = *e.t;
     if (!t.dtype.ok()) return;
     std::string kd(name(v.type.dtype()));
@@ -363,8 +388,23 @@ class ParityChecker {
         kname() + " (" + fn_->loc.str() + ") instantiates {" + s + "}, which is no row of dtype_combos", "P4");
   }
 
-  // Dimension name → kernel extent symbol, and back.
-  void bind_dim(const Entry& e, const Value& v, const std::string& dim, const Extent& x, size_t axis) {
+  // Dimension name → kernel extent symbol, and back, in `ds`/`sd`; "" or what conflicts.
+  static std::string bind_in(Bindings& ds, Bindings& sd, const std::string& dim, const Extent& x, const std::string& at) {
+    if (!x.is_symbol()) return "is extent " + x.str() + ", expected an extent symbol for manifest dimension '" + dim + "'";
+    std::string sym = x.symbol_name();
+    auto a = ds.find(dim);
+    if (a == ds.end()) ds[dim] = {sym, at};
+    else if (a->second.first != sym)
+      return "binds manifest dimension '" + dim + "' to kernel extent " + sym + " but it is " + a->second.first + " at " + a->second.second;
+    auto b = sd.find(sym);
+    if (b == sd.end()) sd[sym] = {dim, at};
+    else if (b->second.first != dim)
+      return "binds kernel extent symbol " + sym + " to manifest dimension '" + dim + "', but it stands for '" + b->second.first +
+             "' at " + b->second.second;
+    return "";
+  }
+
+  void bind_dim(const Entry& e, const KValue& v, const std::string& dim, const Extent& x, size_t axis) {
     const Loc& l = e.t->shape.loc;
     std::string at = where(v) + " axis " + std::to_string(axis);
     if (!x.is_symbol()) {
@@ -374,24 +414,172 @@ class ParityChecker {
     }
     std::string sym = x.symbol_name();
     auto a = dim_sym_.find(dim);
-    if (a == dim_sym_.end()) dim_sym_[dim] = {sym, at};
-    else if (a->second.first != sym) {
+    if (a != dim_sym_.end() && a->second.first != sym) {
       err(l, e.role + " '" + e.name + "': manifest dimension '" + dim + "' is kernel extent " + sym + " at " + at + " but " +
                  a->second.first + " at " + a->second.second, "P6");
       return;
     }
     auto b = sym_dim_.find(sym);
-    if (b == sym_dim_.end()) sym_dim_[sym] = {dim, at};
-    else if (b->second.first != dim)
+    if (b != sym_dim_.end() && b->second.first != dim) {
       err(l, e.role + " '" + e.name + "': kernel extent symbol " + sym + " stands for manifest dimension '" + dim + "' at " + at +
                  " and for '" + b->second.first + "' at " + b->second.second, "P6");
+      return;
+    }
+    bind_in(dim_sym_, sym_dim_, dim, x, at);
   }
 
-  void check_axis(const Entry& e, const Value& v, const Expr& item, const Extent& x, size_t axis) {
-    if (item.k == Expr::K::Name) {
-      const IndexDecl* ix = op_.index(item.s);
-      if (ix && ix->kind && ix->kind->t == Kind::T::Dim) bind_dim(e, v, item.s, x, axis);
-    } else if (item.k == Expr::K::Int) {
+  bool integral_index(const std::string& n) const {
+    const IndexDecl* ix = op_.index(n);
+    return ix && ix->kind && ix->kind->integral();
+  }
+
+  // A manifest axis as a polynomial over kernel extent symbols: an integral index is the kernel
+  // symbol bound to it (its own name while unbound); nullopt for what is no polynomial (calls,
+  // params, lets, conditionals). May throw ExtentOverflow.
+  std::optional<Extent> to_extent(const Expr& x, const Bindings& ds) const {
+    auto kid = [&](size_t i) { return x.kids.size() > i && x.kids[i] ? to_extent(*x.kids[i], ds) : std::nullopt; };
+    switch (x.k) {
+      case Expr::K::Int:
+        if (!x.ival.fits_slong_p()) return std::nullopt;
+        return Extent::constant(x.ival.get_si());
+      case Expr::K::Name: {
+        if (!integral_index(x.s)) return std::nullopt;
+        auto b = ds.find(x.s);
+        return Extent::symbol(b != ds.end() ? b->second.first : x.s);
+      }
+      case Expr::K::Unary: {
+        auto a = kid(0);
+        if (!a || (x.s != "-" && x.s != "+")) return std::nullopt;
+        return x.s == "-" ? Extent() - *a : *a;
+      }
+      case Expr::K::Bin: {
+        auto a = kid(0), b = kid(1);
+        if (!a || !b) return std::nullopt;
+        if (x.s == "+") return *a + *b;
+        if (x.s == "-") return *a - *b;
+        if (x.s == "*") return *a * *b;
+        if (x.s == "//") return Extent::floordiv(*a, *b);
+        if (x.s == "%") return *a - Extent::floordiv(*a, *b) * *b;
+        return std::nullopt;
+      }
+      default: return std::nullopt;
+    }
+  }
+
+  // "" when kernel extent `x` is what the manifest axis `item` gives (binding a plain dimension
+  // in `ds`/`sd` on first sight), else the mismatch; axes that are no polynomial fit anything.
+  std::string axis_mismatch(const Expr& item, const Extent& x, Bindings& ds, Bindings& sd, const std::string& at) const {
+    if (item.k == Expr::K::Name && integral_index(item.s) && !ds.count(item.s)) return bind_in(ds, sd, item.s, x, at);
+    try {
+      auto want = to_extent(item, ds);
+      if (!want || *want == x) return "";
+      return "is extent " + x.str() + ", the manifest's '" + unparse(item) + "' is " + want->str();
+    } catch (const ExtentOverflow&) {
+      return "";
+    }
+  }
+
+  // Resolved axes (stars: one splice, its own axes unchecked) against a kernel parameter.
+  std::string shape_mismatch(const std::vector<ExprPtr>& axes, const KValue& v, Bindings& ds, Bindings& sd) const {
+    const auto& ext = v.type.shape();
+    size_t stars = 0, star_at = 0;
+    for (size_t i = 0; i < axes.size(); ++i) {
+      if (!axes[i]) return "";
+      if (axes[i]->k == Expr::K::Star) { ++stars; star_at = i; }
+    }
+    if (stars > 1) return "";
+    auto axis = [&](size_t mi, size_t ki) {
+      return axis_mismatch(*axes[mi], ext[ki], ds, sd, where(v) + " axis " + std::to_string(ki));
+    };
+    if (stars == 0) {
+      if (ext.size() != axes.size()) return "has rank " + std::to_string(ext.size()) + ", the case has rank " + std::to_string(axes.size());
+      for (size_t i = 0; i < axes.size(); ++i)
+        if (auto m = axis(i, i); !m.empty()) return "axis " + std::to_string(i) + " " + m;
+      return "";
+    }
+    size_t fixed = axes.size() - 1, tail = axes.size() - star_at - 1;
+    if (ext.size() < fixed) return "has rank " + std::to_string(ext.size()) + ", the case has rank at least " + std::to_string(fixed);
+    for (size_t i = 0; i < star_at; ++i)
+      if (auto m = axis(i, i); !m.empty()) return "axis " + std::to_string(i) + " " + m;
+    for (size_t i = 0; i < tail; ++i) {
+      size_t ka = ext.size() - tail + i;
+      if (auto m = axis(star_at + 1 + i, ka); !m.empty()) return "axis " + std::to_string(ka) + " " + m;
+    }
+    return "";
+  }
+
+  static std::string axes_text(const std::vector<ExprPtr>& axes) {
+    std::string s = "[";
+    for (size_t i = 0; i < axes.size(); ++i) s += (i ? ", " : "") + (axes[i] ? unparse(*axes[i]) : std::string("?"));
+    return s + "]";
+  }
+
+  // Family-shaped parameters: some discriminant point must give, for every one of them at once,
+  // a case that fits the kernel (tensors of one family take the same branch). The bindings of
+  // the first fitting point are kept.
+  void check_families() {
+    if (families_.empty()) return;
+    size_t total = 0;
+    auto points = enumerate_points(op_, m_, 256, total);
+    if (points.empty()) points.push_back(Point{});
+    // per family-shaped parameter: the first point it fits alone, and why it fails at the first point
+    std::vector<std::string> alone(families_.size()), first_why(families_.size());
+    std::vector<std::set<std::string>> cases(families_.size());
+    for (const auto& pt : points) {
+      Bindings ds = dim_sym_, sd = sym_dim_;
+      bool all = true;
+      for (size_t i = 0; i < families_.size(); ++i) {
+        const auto& [e, v] = families_[i];
+        ResolvedShape r = resolve_shape(op_, m_, e->t->shape, pt.env);
+        if (!r.ok) continue;  // undecided here: does not constrain the point
+        cases[i].insert(axes_text(r.axes));
+        Bindings ds1 = dim_sym_, sd1 = sym_dim_;
+        std::string why = shape_mismatch(r.axes, *v, ds1, sd1);
+        if (why.empty() && alone[i].empty()) alone[i] = pt.describe();
+        if (!why.empty() && first_why[i].empty()) first_why[i] = why;
+        if (all && !shape_mismatch(r.axes, *v, ds, sd).empty()) all = false;
+      }
+      if (all) {
+        dim_sym_ = ds;
+        sym_dim_ = sd;
+        return;
+      }
+    }
+    std::string fits;
+    for (size_t i = 0; i < families_.size(); ++i) {
+      const auto& [e, v] = families_[i];
+      std::string head = e->role + " '" + e->name + "': " + kname() + " parameter " + where(*v);
+      if (cases[i].empty()) continue;  // resolved at no point
+      std::string shown;
+      for (const auto& c : cases[i]) shown += (shown.empty() ? "" : ", ") + c;
+      if (alone[i].empty()) {
+        err(e->t->shape.loc, head + " fits no case of type family '" + e->t->shape.shape.family + "' (cases " + shown + "): " +
+                                 first_why[i], "P5");
+        return;
+      }
+      fits += (fits.empty() ? "" : "; ") + std::string("'") + e->name + "' fits at " + alone[i];
+    }
+    const Entry* e0 = families_[0].first;
+    err(e0->t->shape.loc, kname() + ": no discriminant point gives cases that fit all its family-shaped parameters at once (tensors of one "
+                          "family take the same branch): " + fits, "P5");
+  }
+
+  void check_computed() {
+    for (const auto& c : computed_) {
+      std::string at = where(*c.v) + " axis " + std::to_string(c.axis);
+      std::string m = axis_mismatch(*c.item, c.v->type.shape()[c.axis], dim_sym_, sym_dim_, at);
+      if (!m.empty())
+        err(c.e->t->shape.loc, c.e->role + " '" + c.e->name + "': " + kname() + " parameter " + at + " " + m, "P5");
+    }
+  }
+
+  void check_axis(const Entry& e, const KValue& v, const Expr& item, const Extent& x, size_t axis) {
+    const IndexDecl* ix = item.k == Expr::K::Name ? op_.index(item.s) : nullptr;
+    if (ix && ix->kind && ix->kind->t == Kind::T::Dim) {
+      bind_dim(e, v, item.s, x, axis);
+    } else if (item.k != Expr::K::Int) {
+      computed_.push_back({&e, &v, &item, axis});
+    } else {
       auto c = x.constant_value();
       if (!c || mpz_class(static_cast<long>(*c)) != item.ival)
         err(e.t->shape.loc, e.role + " '" + e.name + "': " + kname() + " parameter " + where(v) + " axis " + std::to_string(axis) +
@@ -399,9 +587,13 @@ class ParityChecker {
     }
   }
 
-  void check_shape(const Entry& e, const Value& v) {
+  void check_shape(const Entry& e, const KValue& v) {
     const TensorDecl& t = *e.t;
-    if (!t.shape.parsed || t.shape.shape.is_family) return;  // family shapes: rank depends on the branch
+    if (!t.shape.parsed) return;
+    if (t.shape.shape.is_family) {  // the case depends on the discriminants: checked at the end
+      families_.push_back({&e, &v});
+      return;
+    }
     const auto& items = t.shape.shape.items;
     const auto& ext = v.type.shape();
     size_t stars = 0, star_at = 0;
@@ -445,7 +637,7 @@ class ParityChecker {
                            " but " + a->second.first + " at " + a->second.second, "P6");
   }
 
-  void check_param(const Entry& e, const Value& v) {
+  void check_param(const Entry& e, const KValue& v) {
     const Type& ty = v.type;
     bool ok = false;
     if (v.is_constexpr) {
@@ -506,7 +698,7 @@ std::string paired_kernel_path(const OpSpec& op) {
   return "";
 }
 
-void check_parity_text(const OpSpec& op, const Manifest& /*manifest*/, const std::string& kernel_text, const std::string& kernel_file,
+void check_parity_text(const OpSpec& op, const Manifest& manifest, const std::string& kernel_text, const std::string& kernel_file,
                        SpecDiags& d) {
   Diagnostics kd;
   std::unique_ptr<Module> mod;
@@ -536,7 +728,7 @@ void check_parity_text(const OpSpec& op, const Manifest& /*manifest*/, const std
     d.add(op.loc, Level::Signature, op.name, "paired kernel " + kernel_file + " fails kir verify: " + first() + " [P1]");
     return;
   }
-  ParityChecker(op, d, *mod, kernel_file).run();
+  ParityChecker(op, manifest, d, *mod, kernel_file).run();
 }
 
 void check_parity(const OpSpec& op, const Manifest& m, SpecDiags& d) {

@@ -88,3 +88,206 @@ TEST_CASE("[L9.3] law checking: an identity that is not neutral is reported with
   auto r = it.call_helper("f", {ints({0, 5, 2})});
   CHECK(num::as_signed(r[0].scalar()) == -7);
 }
+
+// ---- region_scan (checklist L9.5) ----
+
+namespace {
+
+// @f: region_scan of an i32 vector (identity 0, initial state %init) with the given helper
+// bodies; @summ is a left fold with @comb. The lawful choice is prefix sums: comb = add,
+// apply(t, s) = s + t, emit(x, s) = inclusive prefix sums of x plus s.
+struct ScanHelpers {
+  std::string comb = "  %r = add(%a, %b) : i32";
+  std::string apply = "  %r = add(%s, %t) : i32";
+  std::string emit = "  %sb = broadcast(%s) {dims = []} : i32[S]\n  %r = add(%p, %sb) : i32[S]";
+};
+
+std::string scan_module(const ScanHelpers& h) {
+  return R"(
+fn @add(%a: i32, %b: i32) -> i32 {
+  %r = add(%a, %b) : i32
+  return(%r)
+}
+
+fn @comb(%a: i32, %b: i32) -> i32 {
+)" + h.comb + R"(
+  return(%r)
+}
+
+fn @summ(%x: i32[S]) -> i32 {
+  %z = const() {value = 0} : i32
+  %r = reduce(%x, %z) {axes = [0], combine = @comb} : i32
+  return(%r)
+}
+
+fn @apply(%t: i32, %s: i32) -> i32 {
+)" + h.apply + R"(
+  return(%r)
+}
+
+fn @emit(%x: i32[S], %s: i32) -> i32[S] {
+  %z = const() {value = 0} : i32
+  %p = scan(%x, %z) {axis = 0, combine = @add} : i32[S]
+)" + h.emit + R"(
+  return(%r)
+}
+
+fn @f(%x: i32[N], %init: i32) -> tuple<i32[N], i32> {
+  %z = const() {value = 0} : i32
+  %out, %final = region_scan(%x, %z, %init) {apply = @apply, axis = 0, combine = @comb, emit = @emit, segments = [1, 1, 1, 0], summarize = @summ} : (i32[N], i32)
+  %r = tuple(%out, %final) : tuple<i32[N], i32>
+  return(%r)
+}
+)";
+}
+
+interp::Value i32v(int64_t v) { return interp::Value(num::make_int(DType::I32, static_cast<uint64_t>(v))); }
+
+const interp::LawViolation* find_law(const interp::LawReport& rep, const std::string& law) {
+  for (const auto& v : rep.violations)
+    if (v.law == law) return &v;
+  return nullptr;
+}
+
+using Segs = std::vector<std::pair<int64_t, int64_t>>;
+
+}  // namespace
+
+TEST_CASE("[L9.5] region_scan law checking: prefix sums with a sum summary pass every law", "[interp][L9.5]") {
+  auto m = load(scan_module({}));
+  interp::Interpreter it(*m);
+  auto rep = it.check_region_fold_laws("f", {ints({1, 2, 3, 4, 5}), i32v(10)}, 7, 4);
+  INFO(rep.str());
+  CHECK(rep.ok());
+  CHECK(rep.scans_checked == 1);
+  CHECK(rep.folds_checked == 0);
+  CHECK(rep.str() == "ok (0 region_fold and 1 region_scan executions checked)");
+}
+
+TEST_CASE("[L9.5] region_scan law checking: a wrong apply breaks the action laws on the smallest segments", "[interp][L9.5]") {
+  ScanHelpers h;
+  h.apply = "  %r = mul(%s, %t) : i32";  // state * t instead of state + t
+  auto m = load(scan_module(h));
+  interp::Interpreter it(*m);
+  auto rep = it.check_region_fold_laws("f", {ints({2, 3, 4}), i32v(10)});
+  INFO(rep.str());
+  CHECK(find_law(rep, "homomorphism") == nullptr);  // summarize/combine are lawful
+  // apply(identity 0, 10) = 10 * 0 = 0, not 10: shown by the initial state, no segment needed.
+  const auto* id = find_law(rep, "apply identity");
+  REQUIRE(id);
+  CHECK(id->segments.empty());
+  CHECK(id->op == "region_scan");
+  CHECK(id->detail.find("apply(identity, state) = i32 0 but state = i32 10 (the initial state)") != std::string::npos);
+  // A = [0, 1), B = [1, 2) from state 10: apply(combine(2, 3), 10) = 5 * 10 = 50 but
+  // apply(3, apply(2, 10)) = 3 * 20 = 60.
+  const auto* act = find_law(rep, "action composition");
+  REQUIRE(act);
+  CHECK(act->segments == Segs{{0, 1}, {1, 2}});
+  CHECK(act->detail.find("= i32 50 but apply(summarize([1, 2)), apply(summarize([0, 1)), state)) = i32 60") != std::string::npos);
+  // The (correct) emit then sees the wrong incoming state: emit([1, 2), apply(2, 10) = 20) = 23
+  // where the whole emit from 10 has 10 + 2 + 3 = 15.
+  const auto* em = find_law(rep, "emit concatenation");
+  REQUIRE(em);
+  CHECK(em->segments == Segs{{0, 1}, {1, 2}});
+  CHECK(em->detail.find("{23}") != std::string::npos);
+  CHECK(em->detail.find("{15}") != std::string::npos);
+  CHECK(rep.str().find("t.kir:33:3: region_scan breaks the action composition law on segments [0, 1) [1, 2)") != std::string::npos);
+}
+
+TEST_CASE("[L9.5] region_scan law checking: an emit that ignores its incoming state breaks the emit law", "[interp][L9.5]") {
+  ScanHelpers h;
+  h.emit = "  %zb = broadcast(%z) {dims = []} : i32[S]\n  %r = add(%p, %zb) : i32[S]";  // local prefix sums only
+  auto m = load(scan_module(h));
+  interp::Interpreter it(*m);
+  // x = [0, 2, 3]: A = [0, 1) has sum 0, so the pairs starting at 0 agree; at 1, emit([1, 3))
+  // = {2, 5} but emit([2, 3), 2) = {3}: the smallest witness is [1, 2) [2, 3).
+  auto rep = it.check_region_fold_laws("f", {ints({0, 2, 3}), i32v(0)});
+  INFO(rep.str());
+  REQUIRE(rep.violations.size() == 1);
+  const auto& v = rep.violations[0];
+  CHECK(v.law == "emit concatenation");
+  CHECK(v.segments == Segs{{1, 2}, {2, 3}});
+  CHECK(v.detail.find("output 0 of emit([2, 3), apply(summarize([1, 2)), state)) is i32[1] {3}") != std::string::npos);
+  CHECK(v.detail.find("the whole has i32[1] {5}") != std::string::npos);
+}
+
+TEST_CASE("[L9.5][L9.3] region_scan law checking: a non-associative combine breaks the homomorphism", "[interp][L9.5][L9.3]") {
+  ScanHelpers h;
+  h.comb = "  %bb = mul(%b, %b) : i32\n  %abb = mul(%a, %bb) : i32\n  %s = add(%a, %b) : i32\n  %r = add(%s, %abb) : i32";
+  auto m = load(scan_module(h));
+  interp::Interpreter it(*m);
+  auto rep = it.check_region_fold_laws("f", {ints({1, 2, 3, 1}), i32v(0)}, 3);
+  INFO(rep.str());
+  // As for region_fold: (1 . 2) . 3 = 73 but 1 . (2 . 3) = 553, first seen on [0, 1) [1, 3).
+  const auto* hom = find_law(rep, "homomorphism");
+  REQUIRE(hom);
+  CHECK(hom->op == "region_scan");
+  CHECK(hom->segments == Segs{{0, 1}, {1, 3}});
+  CHECK(hom->detail.find("summarize([0, 3)) = i32 73") != std::string::npos);
+  CHECK(find_law(rep, "left identity") == nullptr);
+  CHECK(find_law(rep, "apply identity") == nullptr);
+}
+
+TEST_CASE("[L9.5] Options::check_laws checks the region ops a kernel executes", "[interp][L9.5][L9.3]") {
+  ScanHelpers h;
+  h.apply = "  %r = mul(%s, %t) : i32";
+  auto m = load(scan_module(h) + R"(
+kernel @k(%x: In<i32[N]>, %o: Out<i32[N]>) {
+  %c0 = const() {value = 0} : index
+  %n = dim(%x) {axis = 0} : index
+  %d = domain(%c0, %n) : domain<N>
+  %i = indices(%d) : index[N]
+  %r = relation(%i) : relation<1 -> [N]>
+  %v = view.load(%x, %r) : i32[N]
+  %ten = const() {value = 10} : i32
+  %t = call(%v, %ten) {callee = @f} : tuple<i32[N], i32>
+  %out = tuple.get(%t) {index = 0} : i32[N]
+  view.store(%o, %r, %out)
+}
+)");
+  interp::Options opts;
+  opts.check_laws = true;
+  interp::Interpreter it(*m, opts);
+  auto o = view(DType::I32, {3});
+  it.run_kernel("k", {{"x", view(DType::I32, {3}, {2, 3, 4})}, {"o", o}});
+  // The whole segmentation's outputs: 10 + prefix sums.
+  CHECK(values(o) == std::vector<double>{12, 15, 19});
+  CHECK(it.law_report().scans_checked == 1);
+  CHECK(find_law(it.law_report(), "action composition"));
+  // Without the option nothing is checked.
+  interp::Interpreter plain(*m);
+  plain.run_kernel("k", {{"x", view(DType::I32, {3}, {2, 3, 4})}, {"o", view(DType::I32, {3})}});
+  CHECK(plain.law_report().scans_checked == 0);
+}
+
+TEST_CASE("[L9.3] law checking compares float zeros of either sign as equal", "[interp][L9.3]") {
+  // summarize sums from -0, so a slice of -0 summarizes to -0; combine(+0 identity, -0) = +0.
+  // +0 == -0 as values: the identity is neutral. A summary of 1 vs 2 still differs.
+  auto m = load(R"(
+fn @add(%a: f32, %b: f32) -> f32 {
+  %r = add(%a, %b) : f32
+  return(%r)
+}
+
+fn @summ(%x: f32[S]) -> f32 {
+  %nz = const() {value = -0.0} : f32
+  %r = reduce(%x, %nz) {axes = [0], combine = @add} : f32
+  return(%r)
+}
+
+fn @f(%x: f32[N]) -> f32 {
+  %z = const() {value = 0.0} : f32
+  %r = region_fold(%x, %z) {axis = 0, combine = @add, segments = [1, 1, 0], summarize = @summ} : f32
+  return(%r)
+}
+)");
+  interp::Tensor x;
+  x.dtype = DType::F32;
+  x.shape = {3};
+  x.bits = {num::from_double(-0.0, DType::F32), num::from_double(-0.0, DType::F32), num::from_double(-0.0, DType::F32)};
+  interp::Interpreter it(*m);
+  auto rep = it.check_region_fold_laws("f", {interp::Value(x)});
+  INFO(rep.str());
+  CHECK(rep.ok());
+  CHECK(rep.folds_checked == 1);
+}

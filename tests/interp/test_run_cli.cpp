@@ -164,3 +164,125 @@ TEST_CASE("kir run --policy parallel=canonical|reverse|shuffle:SEED orders the p
   CHECK(run("--policy parallel=shuffle:x").code == 2);
   std::filesystem::remove_all(d);
 }
+
+TEST_CASE("kir run --envelope prints one line per reduce/scan/contract execution", "[interp][cli][L7.3][L10.4]") {
+  const std::string ex = (std::filesystem::path(KIR_SOURCE_DIR) / "examples").string();
+  // softmax: a max reduce (unique) and a sum reduce (envelope), one execution each
+  auto r = kir_cmd("run " + ex + "/softmax.kir --dim M=3 --dim N=5 --envelope");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("envelope: " + ex + "/softmax.kir:27:3: reduce %mx: 3 elements, unique, max bound 0 ulp (f32), canonical inside envelope: yes") !=
+        std::string::npos);
+  CHECK(r.out.find("reduce %s: 3 elements, envelope, max bound ") != std::string::npos);
+  // cumsum (f16 input, f32 accumulator) and matmul: M = 4, N = 16, P = 8 from the invocation
+  auto c = kir_cmd("run " + ex + "/cumsum_surface.kir --envelope");
+  INFO(c.out);
+  CHECK(c.out.find("scan %prefix: 64 elements, envelope") != std::string::npos);
+  CHECK(c.out.find("contract %proj: 32 elements, envelope") != std::string::npos);
+  CHECK(c.out.find("canonical inside envelope: no") == std::string::npos);
+  // without the flag: no envelope lines
+  CHECK(kir_cmd("run " + ex + "/softmax.kir --dim M=3 --dim N=5").out.find("envelope:") == std::string::npos);
+}
+
+// ---- --check-laws and --policy atomics (issue 4 item 3; checklist L9.5, L16.1) ----
+
+namespace {
+
+// A kernel whose region_scan has prefix-sum helpers; `apply_op` is add (lawful) or mul.
+std::string law_kernel(const std::string& apply_op) {
+  return R"(fn @add(%a: i32, %b: i32) -> i32 {
+  %r = add(%a, %b) : i32
+  return(%r)
+}
+
+fn @summ(%x: i32[S]) -> i32 {
+  %z = const() {value = 0} : i32
+  %r = reduce(%x, %z) {axes = [0], combine = @add} : i32
+  return(%r)
+}
+
+fn @apply(%t: i32, %s: i32) -> i32 {
+  %r = )" + apply_op + R"((%s, %t) : i32
+  return(%r)
+}
+
+fn @emit(%x: i32[S], %s: i32) -> i32[S] {
+  %z = const() {value = 0} : i32
+  %p = scan(%x, %z) {axis = 0, combine = @add} : i32[S]
+  %sb = broadcast(%s) {dims = []} : i32[S]
+  %r = add(%p, %sb) : i32[S]
+  return(%r)
+}
+
+kernel @k(%x: In<i32[N]>, %o: Out<i32[N]>) {
+  %c0 = const() {value = 0} : index
+  %n = dim(%x) {axis = 0} : index
+  %d = domain(%c0, %n) : domain<N>
+  %i = indices(%d) : index[N]
+  %r = relation(%i) : relation<1 -> [N]>
+  %v = view.load(%x, %r) : i32[N]
+  %z = const() {value = 0} : i32
+  %init = const() {value = 5} : i32
+  %out, %final = region_scan(%v, %z, %init) {apply = @apply, axis = 0, combine = @add, emit = @emit, segments = [1, 1, 1, 0], summarize = @summ} : (i32[N], i32)
+  view.store(%o, %r, %out)
+}
+)";
+}
+
+}  // namespace
+
+TEST_CASE("[L9.5] kir run --check-laws passes a lawful region_scan and fails a wrong apply with exit 1", "[interp][cli][L9.5]") {
+  auto d = tmp_dir("laws");
+  {
+    std::ofstream(d / "good.kir") << law_kernel("add");
+    std::ofstream(d / "bad.kir") << law_kernel("mul");
+  }
+  auto good = kir_cmd("run " + (d / "good.kir").string() + " --dim N=6 --check-laws");
+  INFO(good.out);
+  CHECK(good.code == 0);
+  CHECK(good.out.find("laws: ok (0 region_fold and 1 region_scan executions checked)") != std::string::npos);
+  auto bad = kir_cmd("run " + (d / "bad.kir").string() + " --dim N=6 --check-laws");
+  INFO(bad.out);
+  CHECK(bad.code == 1);
+  CHECK(bad.out.find("region_scan breaks the apply identity law") != std::string::npos);
+  CHECK(bad.out.find("region_scan breaks the action composition law on segments [0, 1) [1, 2)") != std::string::npos);
+  // Without the flag the same file runs (the whole segmentation) and exits 0.
+  CHECK(kir_cmd("run " + (d / "bad.kir").string() + " --dim N=6").code == 0);
+  std::filesystem::remove_all(d);
+}
+
+TEST_CASE("[L16.1] kir run --policy atomics=interleaved:SEED interleaves the atomics of a parallel", "[interp][cli][L16.1]") {
+  auto d = tmp_dir("atomics");
+  // seen[i] = the ticket point i drew from one atomic counter.
+  std::ofstream(d / "tickets.kir") << R"(kernel @k(%seen: Out<i32[N]>) {
+  %c0 = const() {value = 0} : index
+  %n = dim(%seen) {axis = 0} : index
+  %dom = domain(%c0, %n) : domain<N>
+  %r0 = relation(%c0) : relation<1 -> []>
+  %one = const() {value = 1} : i32
+  %zero = const() {value = 0} : i32
+  %cnt = buffer.alloc(%zero) : buffer<i32[1]>
+  parallel(%dom) region(%i: index) {
+    %a = atomic.rmw(%cnt, %r0, %one) {kind = add, order = relaxed} : i32
+    %ri = relation(%i) : relation<1 -> []>
+    view.store(%seen, %ri, %a)
+    yield()
+  }
+}
+)";
+  const std::string base = "run " + (d / "tickets.kir").string() + " --dim N=8";
+  auto seq = kir_cmd(base);
+  INFO(seq.out);
+  REQUIRE(seq.code == 0);
+  CHECK(seq.out.find("%seen: i32[8] {0, 1, 2, 3, 4, 5, 6, 7}") != std::string::npos);
+  auto a = kir_cmd(base + " --policy atomics=interleaved:3");
+  auto b = kir_cmd(base + " --policy atomics=interleaved:3");
+  INFO(a.out);
+  CHECK(a.code == 0);
+  CHECK(a.out == b.out);
+  CHECK(a.out.find("%seen: i32[8] {0, 1, 2, 3, 4, 5, 6, 7}") == std::string::npos);
+  auto bad = kir_cmd(base + " --policy atomics=interleaved:x");
+  CHECK(bad.code == 2);
+  CHECK(bad.out.find("atomics=sequential|interleaved:SEED") != std::string::npos);
+  std::filesystem::remove_all(d);
+}

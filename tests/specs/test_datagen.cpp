@@ -94,15 +94,58 @@ TEST_CASE("the .npy header is a format 1.0 header aligned to 64 bytes", "[M14]")
   CHECK(text.size() == 10 + hl + 24);
 }
 
-TEST_CASE("fp8 formats kir numerics lacks fail loudly", "[M14]") {
+namespace {
+Call one_tensor_call(const std::string& dtype, long n) {
   Call c;
   c.case_id = "x";
   TensorCall t;
   t.name = "x";
-  t.dtype = "float8_e4m3fnuz";
-  t.shape = {2};
+  t.dtype = dtype;
+  t.shape = {n};
   c.tensors.push_back(t);
+  return c;
+}
+}  // namespace
+
+TEST_CASE("an fp8 format kir numerics lacks fails loudly", "[M14]") {
   OpSpec op;
   op.name = "XFwdOp";
-  CHECK_THROWS_WITH(generate_inputs(op, c, {}), Catch::Contains("not implemented: data generation for float8_e4m3fnuz"));
+  CHECK_THROWS_WITH(generate_inputs(op, one_tensor_call("float8_e4m3", 2), {}), Catch::Contains("not implemented: data generation for float8_e4m3"));
+}
+
+TEST_CASE("fnuz float8 inputs are Python gauss draws rounded to nearest even", "[M14]") {
+  // python3: r = random.Random(1235 ^ zlib.crc32(b"XFwdOp:x:x")); xs = [r.gauss() for _ in range(8)]
+  // (1.0231, 0.1519, -0.2559, 0.0236, -0.5701, -0.3499, -0.936, -0.5291), each encoded by a
+  // brute-force nearest-code search over the 255 decoded values with exact fractions.
+  OpSpec op;
+  op.name = "XFwdOp";
+  auto e4 = generate_inputs(op, one_tensor_call("float8_e4m3fnuz", 8), {});
+  auto e5 = generate_inputs(op, one_tensor_call("float8_e5m2fnuz", 8), {});
+  REQUIRE(e4.size() == 1);
+  CHECK(e4[0].npy_descr == "|u1");
+  CHECK(e4[0].bytes == std::vector<uint8_t>{0x40, 0x2a, 0xb0, 0x14, 0xb9, 0xb3, 0xbf, 0xb8});
+  CHECK(e5[0].bytes == std::vector<uint8_t>{0x40, 0x35, 0xb8, 0x2a, 0xbd, 0xba, 0xbf, 0xbc});
+}
+
+TEST_CASE("special values for fnuz formats: NaN 0x80 and +-max, no -0 or inf", "[M14]") {
+  OpSpec op;
+  op.name = "XFwdOp";
+  DataOptions o;
+  o.inject_special = true;
+  for (const char* dt : {"float8_e4m3fnuz", "float8_e5m2fnuz"}) {
+    INFO(dt);
+    auto plain = generate_inputs(op, one_tensor_call(dt, 4096), {});
+    auto special = generate_inputs(op, one_tensor_call(dt, 4096), o);
+    size_t nan = 0, pmax = 0, nmax = 0, plain_nan = 0;
+    for (uint8_t b : special[0].bytes) {
+      nan += b == 0x80;
+      pmax += b == 0x7F;
+      nmax += b == 0xFF;
+    }
+    for (uint8_t b : plain[0].bytes) plain_nan += b == 0x80;
+    CHECK(nan > 0);
+    CHECK(pmax > 0);
+    CHECK(nmax > 0);
+    CHECK(plain_nan == 0);  // |gauss| draws stay far below 240
+  }
 }

@@ -85,3 +85,18 @@ TEST_CASE("bytes() counts carrier bytes rounded up", "[M17]") {
   t.shape = {};
   CHECK(t.bytes() == 8);
 }
+
+TEST_CASE("func rooflines instantiate without a roofline and evaluate to a precise not-implemented", "[M13]") {
+  std::string yaml = spec_test::edit(kDrop, "    flops: \"prod(S) if training else 0\"\n    bytes: \"bytes(input) + bytes(output) if training else bytes(input)\"\n",
+                                     "    func: tileops.perf.formulas.dropout_fwd\n");
+  auto cs = calls(yaml, "elementwise");
+  REQUIRE(cs.size() == 2);
+  CHECK_FALSE(cs[0].flops);
+  CHECK_FALSE(cs[0].bytes);
+  Manifest m;
+  SpecDiags d;
+  load_types_text(spec_test::types_text(), "types.yaml", m, d);
+  load_family_text(yaml, "elementwise.yaml", m, d);
+  CHECK_THROWS_WITH(eval_roofline(m.ops.at(0), cs[0]),
+                    Catch::Contains("not implemented: func roofline tileops.perf.formulas.dropout_fwd is Python; kir evaluates inline flops/bytes formulas"));
+}

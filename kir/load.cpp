@@ -1,12 +1,12 @@
 // See load.h.
-#include "tools/load.h"
+#include "kir/load.h"
 
 #include "kir/normalize/normalize.h"
 #include "kir/op_registry.h"
 #include "kir/text/parser.h"
 #include "kir/verify/verifier.h"
 
-namespace kir::tools {
+namespace kir {
 
 std::unique_ptr<Module> load_canonical(const std::string& path, Diagnostics& diags, std::string& source,
                                        bool* normalized, size_t* ops) {
@@ -28,4 +28,4 @@ std::unique_ptr<Module> load_canonical(const std::string& path, Diagnostics& dia
   return m;
 }
 
-}  // namespace kir::tools
+}  // namespace kir

@@ -1,4 +1,4 @@
-// Reading a KIR file as canonical KIR for the subcommands that consume it (run, campaign):
+// Reading a KIR file as canonical KIR for everything that runs it (kir run, campaign, spec run):
 // parse, normalize surface shorthands when the file has any, then verify. One place for the
 // order of those steps.
 #pragma once
@@ -7,11 +7,11 @@
 
 #include "kir/ir.h"
 
-namespace kir::tools {
+namespace kir {
 
 // Returns the canonical module, or null with diagnostics in `diags`. `source` receives the file
 // text (for rendering); `normalized` tells whether surface shorthands were rewritten.
 std::unique_ptr<Module> load_canonical(const std::string& path, Diagnostics& diags, std::string& source,
                                        bool* normalized = nullptr, size_t* ops = nullptr);
 
-}  // namespace kir::tools
+}  // namespace kir

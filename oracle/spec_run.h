@@ -1,0 +1,49 @@
+// `kir spec run` (issue 6): every workload row and dtype case of the bundled manifests run through
+// the reference interpreter. Per case: instantiate, generate the inputs, run the op's paired kernel
+// (specs/kernels/<Op>.kir), check its outputs against the manifest (shape and dtype by
+// construction; every present output fully written; inputs that are not `mutated` untouched), then
+// run the op's independent reference (specs/kernels/reference/<Op>.kir: plain scalar loops, the
+// same parameters) on the same inputs and compare every output and mutated input element by
+// element (oracle/compare.h) within the reference file's tolerance directive
+// `// compare: ulps=N [atol=X]` (default: exact).
+//
+// Optional inputs (seed 004 §1): the kernel still takes the parameter; an omitted one is handed
+// over as an all-undefined view (any read is a located run-time error), and a kernel may take a
+// trailing `constexpr %present_<name>: bool` that the runner sets to the tensor's presence.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace kir::oracle {
+
+struct CaseResult {
+  enum class Status { Pass, Fail, Skip };
+  std::string op, label, case_id;
+  Status status = Status::Pass;
+  std::string message;  // why it failed or was skipped; empty on pass
+  double seconds = 0;
+};
+const char* status_name(CaseResult::Status s);  // "pass", "FAIL", "skip"
+
+struct SpecRunOptions {
+  std::string only_op, only_row;
+  bool inject_special = false;  // special values in float inputs (datagen)
+  // Called as each case finishes (progress display); `total` counts the cases of every op.
+  std::function<void(const CaseResult&, size_t done, size_t total)> on_case;
+};
+
+struct SpecRunSummary {
+  std::string diagnostics;  // loader/validator messages (the run stops when they hold errors)
+  bool manifest_errors = false;
+  std::vector<CaseResult> cases;
+  size_t count(CaseResult::Status s) const;
+};
+
+SpecRunSummary run_spec_workloads(const std::vector<std::string>& paths, const SpecRunOptions& opts);
+
+// The reference kernel file paired with `kernel_path` (…/kernels/Op.kir → …/kernels/reference/Op.kir).
+std::string reference_path(const std::string& kernel_path);
+
+}  // namespace kir::oracle
