@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "interp/allocator.h"
 #include "interp/interpreter.h"
 #include "kir/normalize/normalize.h"
 #include "kir/text/parser.h"
@@ -172,6 +173,7 @@ int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
   const std::string only = argc > 2 ? argv[2] : "";
   auto wanted = [&](const char* w) { return only.empty() || only == w; };
+  kir::interp::keep_freed_memory();  // as the `kir` CLI does (interp/allocator.h)
   kir::Diagnostics diags;
   auto module = kir::parse_module(kPointwise, "bench.kir", diags);
   if (!module || !kir::normalize_module(*module, diags) || !kir::verify_module(*module, diags)) {

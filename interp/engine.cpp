@@ -33,6 +33,24 @@ const Value& Engine::operand(Frame& f, const Operation& op, size_t i) const {
   return it->second;
 }
 
+Tensor* Engine::reusable_tensor(Frame& f, const Operation& op, size_t i) {
+  if (opts.trace || (opts.dump_out && !opts.dump.empty()) || opts.break_on_nan || opts.break_on_inf) return nullptr;
+  if (!dying_ || i >= op.operands.size()) return nullptr;
+  const kir::Value* v = op.operands[i];
+  if (std::count(op.operands.begin(), op.operands.end(), v) != 1 ||
+      std::find(dying_->begin(), dying_->end(), v) == dying_->end())
+    return nullptr;
+  auto it = f.env.find(v);
+  return it == f.env.end() ? nullptr : it->second.unique_tensor();
+}
+
+Value Engine::take_operand(Frame& f, const Operation& op, size_t i) {
+  auto it = f.env.find(op.operands.at(i));
+  Value v = std::move(it->second);
+  f.env.erase(it);
+  return v;
+}
+
 void Engine::set(Frame& f, const Operation& op, size_t i, Value v) const {
   if (i >= op.results.size()) fail(op, ErrorKind::InvalidValue, "missing result " + std::to_string(i));
   f.env[op.results[i].get()] = std::move(v);
@@ -197,6 +215,33 @@ std::vector<Value> Engine::call_function(const Function& fn, const std::vector<V
   return std::move(fl.values);
 }
 
+namespace {
+
+void note_uses(const Operation& op, size_t i, std::unordered_map<const kir::Value*, size_t>& last) {
+  for (const kir::Value* v : op.operands) last[v] = i;
+  for (const auto& reg : op.regions)
+    for (const auto& o : reg->ops) note_uses(*o, i, last);
+}
+
+}  // namespace
+
+const std::vector<std::vector<const kir::Value*>>& Engine::dead_after(const Region& r) {
+  auto it = dead_after_.find(&r);
+  if (it != dead_after_.end()) return it->second;
+  std::unordered_map<const kir::Value*, size_t> last;
+  for (size_t i = 0; i < r.ops.size(); ++i) note_uses(*r.ops[i], i, last);
+  std::vector<std::vector<const kir::Value*>> dead(r.ops.size());
+  auto add = [&](const kir::Value* v, size_t def) {
+    auto u = last.find(v);
+    dead[u == last.end() ? def : u->second].push_back(v);
+  };
+  if (!r.ops.empty())
+    for (const auto& a : r.args) add(a.get(), 0);
+  for (size_t i = 0; i < r.ops.size(); ++i)
+    for (const auto& res : r.ops[i]->results) add(res.get(), i);
+  return dead_after_.emplace(&r, std::move(dead)).first->second;
+}
+
 Flow Engine::run_region(Frame& f, const Region& r, const std::vector<Value>& args) {
   // Entering a region counts as a step too, so that loops of bare terminators still end.
   if (++steps > opts.max_steps) {
@@ -204,8 +249,9 @@ Flow Engine::run_region(Frame& f, const Region& r, const std::vector<Value>& arg
     throw RuntimeError(ErrorKind::Limit, "", "", "step limit exceeded");
   }
   for (size_t i = 0; i < r.args.size() && i < args.size(); ++i) f.env[r.args[i].get()] = args[i];
-  for (const auto& opp : r.ops) {
-    const Operation& op = *opp;
+  const auto& dead = dead_after(r);
+  for (size_t oi = 0; oi < r.ops.size(); ++oi) {
+    const Operation& op = *r.ops[oi];
     FlowKind k = FlowKind::Normal;
     if (op.name == "yield") k = FlowKind::Yield;
     else if (op.name == "break") k = FlowKind::Break;
@@ -217,8 +263,13 @@ Flow Engine::run_region(Frame& f, const Region& r, const std::vector<Value>& arg
       for (size_t i = 0; i < op.operands.size(); ++i) fl.values.push_back(operand(f, op, i));
       return fl;
     }
+    dying_ = &dead[oi];
     Flow fl = exec(f, op);
     if (fl.kind != FlowKind::Normal) return fl;
+    for (const kir::Value* v : dead[oi]) {
+      auto it = f.env.find(v);
+      if (it != f.env.end() && (it->second.is_tensor() || it->second.is_relation())) f.env.erase(it);
+    }
   }
   return {};
 }

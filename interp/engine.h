@@ -102,6 +102,12 @@ class Engine {
   }
 
   const Value& operand(Frame& f, const Operation& op, size_t i) const;
+  // The tensor of operand i when `op` (the op now executing, before it runs any region) is its
+  // last use, the frame holds the only reference to it, it appears once among the operands and
+  // no trace/dump/break-on option prints operands after the op: the handler may write its result
+  // over it and then bind it with take_operand. Null otherwise.
+  Tensor* reusable_tensor(Frame& f, const Operation& op, size_t i);
+  Value take_operand(Frame& f, const Operation& op, size_t i);  // moves it out of the frame
   size_t num_operands(const Operation& op) const { return op.operands.size(); }
   void set(Frame& f, const Operation& op, size_t i, Value v) const;
 
@@ -123,6 +129,12 @@ class Engine {
  private:
   void note_access_slow(const Operation& op, const ViewV& v, int64_t idx, const Shape& elem, bool write);
   HandlerTable handlers_;
+  // Per region: after its op i, the values defined in the region (results, region arguments)
+  // whose last use (directly or inside a nested region) is op i. run_region drops those holding
+  // tensors or relations from the frame, so big temporaries are freed and their memory reused.
+  std::unordered_map<const Region*, std::vector<std::vector<const kir::Value*>>> dead_after_;
+  const std::vector<std::vector<const kir::Value*>>& dead_after(const Region& r);
+  const std::vector<const kir::Value*>* dying_ = nullptr;  // dead_after of the op now executing
   Flow exec(Frame& f, const Operation& op);
   void after_op(Frame& f, const Operation& op);
   mutable std::unordered_map<const Function*, std::unordered_map<std::string, const kir::Value*>> names_;

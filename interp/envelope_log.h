@@ -1,4 +1,4 @@
-// The envelope log (issue 4 item 3; seed 000 §7, §8, §10-§12): the interpreter evaluates
+// The envelope log (issue 4 item 3; seed 000 §7, §8, §10-§12; checklist L7.3): the interpreter evaluates
 // reduce / scan / contract canonically, but the language lets a compiler reassociate them. When
 // Options::envelopes points at an EnvelopeLog, every executed reduce, scan, contract,
 // scaled_contract, sparse_contract and quantized_dot adds one record saying, per result element,

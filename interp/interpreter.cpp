@@ -138,7 +138,7 @@ void Engine::run_kernel(const Function& k, const std::map<std::string, KernelArg
       // Out is not readable on entry: every element starts undefined (L2.2).
       h.storage->mark.clear();  // write marks belong to one run
       if (v->access == Access::Out || h.absent) h.storage->defined.assign(h.storage->bits.size(), 0);
-      else h.storage->defined.clear();
+      else h.storage->defined.clear();  // In and InOut hold their input contents (L2.3)
       f.env[p] = Value(std::shared_ptr<const ViewV>(v));
       continue;
     }

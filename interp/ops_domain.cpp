@@ -1,8 +1,9 @@
 // Domains, source-derived subregions, indices and index relations (seed 000 §3, §14, §15).
 // A domain is the half-open sequence begin, begin+step, ... < end (step > 0, checked here when
-// dynamic: L3.1); a subregion keeps its source's identity and bounds, never clamps (L3.3), and
-// its indices are source coordinates (L3.4). A relation materializes one coordinate per source
-// axis for every point of its result shape, plus the active-validity mask when masked.
+// dynamic: L3.1); a subregion keeps its source's identity and bounds, never clamps (L3.3; offsets-derived ragged groups, L14.1), and
+// its indices are source coordinates (L3.4). A relation holds one coordinate per source axis for
+// every point of its result shape (affine in the point, or the index tensor's elements shared
+// without a copy), plus the active-validity mask when masked.
 #include "interp/engine.h"
 
 namespace kir::interp {
@@ -40,12 +41,68 @@ Flow op_subregion(Engine& E, Frame& f, const Operation& op) {
   return {};
 }
 
+// Lazy: the elements d.member(k) = (root_begin + first * step) + k * step are written only when
+// a consumer other than relation/broadcast needs them (Value::tensor()).
 Flow op_indices(Engine& E, Frame& f, const Operation& op) {
   const DomainV& d = E.operand(f, op, 0).domain();
-  Tensor t = make_tensor(DType::Index, {d.count});
-  for (int64_t k = 0; k < d.count; ++k) t.bits[static_cast<size_t>(k)] = static_cast<uint64_t>(d.member(k));
+  Tensor t;
+  t.dtype = DType::Index;
+  t.shape = {d.count};
+  checked_numel(t.shape);
+  auto a = std::make_shared<AffineIndex>();
+  a->base = static_cast<int64_t>(static_cast<uint64_t>(d.root_begin) + static_cast<uint64_t>(d.first) * static_cast<uint64_t>(d.step));
+  a->strides = {d.step};
+  t.affine = std::move(a);
   E.set(f, op, 0, std::move(t));
   return {};
+}
+
+// A relation axis from a coordinate operand: a scalar is affine with zero strides, a lazy index
+// tensor keeps its affine form, an index/i64 tensor is shared without a copy (64-bit two's
+// complement: the bits are the value), other integer dtypes are converted.
+RelationAxis relation_axis(const Operation& op, const Value& c, const RelationV& r, size_t a) {
+  RelationAxis x;
+  if (c.is_scalar()) {
+    auto af = std::make_shared<AffineIndex>();
+    af->base = index_of(c);
+    af->strides.assign(r.shape.size(), 0);
+    x.affine = std::move(af);
+    return x;
+  }
+  const Tensor& lt = c.lazy_tensor();
+  if (lt.shape != r.shape)
+    fail(op, ErrorKind::ShapeMismatch, "coordinate " + std::to_string(a) + " has shape " + shape_str(lt.shape) +
+                                           ", the relation " + shape_str(r.shape));
+  if (c.lazy_affine()) {
+    x.affine = lt.affine;
+    return x;
+  }
+  const auto& owner = c.tensor_ptr();
+  const Tensor& t = *owner;
+  if (t.dtype == DType::Index || t.dtype == DType::I64) {
+    x.data = reinterpret_cast<const int64_t*>(t.bits.data());
+    x.owner = owner;
+    return x;
+  }
+  auto v = std::make_shared<std::vector<int64_t>>(t.bits.size());
+  for (size_t p = 0; p < v->size(); ++p) (*v)[p] = index_of(Value(t.at(static_cast<int64_t>(p))));
+  x.data = v->data();
+  x.owner = std::move(v);
+  return x;
+}
+
+// Writes the coordinates of an affine axis (a relation mixing affine and materialized axes
+// keeps them all materialized, so the fast paths see one form).
+void materialize_axis(RelationAxis& x, const RelationV& r) {
+  Tensor t;
+  t.dtype = DType::Index;
+  t.shape = r.shape;
+  t.affine = x.affine;
+  t.materialize();
+  auto v = std::make_shared<std::vector<int64_t>>(t.bits.begin(), t.bits.end());
+  x.affine.reset();
+  x.data = v->data();
+  x.owner = std::move(v);
 }
 
 Flow op_relation(Engine& E, Frame& f, const Operation& op) {
@@ -57,24 +114,15 @@ Flow op_relation(Engine& E, Frame& f, const Operation& op) {
   r.points = checked_numel(r.shape);
   const size_t ncoords = static_cast<size_t>(r.source_rank);
   if (op.operands.size() != ncoords + (r.masked ? 1 : 0)) fail(op, ErrorKind::InvalidValue, "relation operand count");
-  auto np = static_cast<size_t>(r.points);
+  r.affine = true;
   for (size_t a = 0; a < ncoords; ++a) {
-    const Value& c = E.operand(f, op, a);
-    std::vector<int64_t> v(np);
-    if (c.is_scalar()) {
-      std::fill(v.begin(), v.end(), index_of(c));
-    } else {
-      const Tensor& t = c.tensor();
-      if (t.shape != r.shape)
-        fail(op, ErrorKind::ShapeMismatch, "coordinate " + std::to_string(a) + " has shape " + shape_str(t.shape) +
-                                               ", the relation " + shape_str(r.shape));
-      if (t.dtype == DType::Index || t.dtype == DType::I64)  // 64-bit two's complement: the bits are the value
-        v.assign(t.bits.begin(), t.bits.end());
-      else
-        for (size_t p = 0; p < np; ++p) v[p] = index_of(Value(t.at(static_cast<int64_t>(p))));
-    }
-    r.coords.push_back(std::move(v));
+    r.coords.push_back(relation_axis(op, E.operand(f, op, a), r, a));
+    r.affine = r.affine && r.coords.back().affine;
   }
+  if (!r.affine)
+    for (auto& x : r.coords)
+      if (x.affine) materialize_axis(x, r);
+  const auto np = static_cast<size_t>(r.points);
   if (r.masked) {
     const Value& c = E.operand(f, op, ncoords);
     r.valid.assign(np, 0);

@@ -5,6 +5,7 @@
 // of a masked relation read the explicit fill and never touch the source; invalid writes have no
 // effect. Active coordinates outside the source, and reads of never-written Out/buffer elements,
 // are errors naming the op, its location, the point and the coordinates.
+#include "interp/affine_access.h"
 #include "interp/engine.h"
 #include "numerics/arith.h"
 
@@ -13,7 +14,12 @@ namespace {
 
 Shape point_coord(const RelationV& r, int64_t p) {
   Shape c(static_cast<size_t>(r.source_rank));
-  for (size_t a = 0; a < c.size(); ++a) c[a] = r.coords[a][static_cast<size_t>(p)];
+  if (r.affine) {
+    const Shape q = unravel(p, r.shape);
+    for (size_t a = 0; a < c.size(); ++a) c[a] = r.coords[a].affine->at(q);
+  } else {
+    for (size_t a = 0; a < c.size(); ++a) c[a] = r.coords[a].data[p];
+  }
   return c;
 }
 
@@ -26,8 +32,9 @@ std::string where(const RelationV& r, int64_t p) {
 void check_bounds(const Operation& op, const RelationV& r, int64_t p, const Shape& shape, const std::string& what) {
   if (shape.size() != static_cast<size_t>(r.source_rank))
     fail(op, ErrorKind::ShapeMismatch, "relation of source rank " + std::to_string(r.source_rank) + " on " + what);
+  const Shape pc = point_coord(r, p);
   for (size_t a = 0; a < shape.size(); ++a) {
-    int64_t c = r.coords[a][static_cast<size_t>(p)];
+    int64_t c = pc[a];
     if (c < 0 || c >= shape[a])
       fail(op, ErrorKind::OutOfBounds, "coordinate " + std::to_string(c) + " on axis " + std::to_string(a) + " is outside " + what +
                                            " of shape " + shape_str(shape), where(r, p));
@@ -51,7 +58,8 @@ uint64_t read_elem(const Operation& op, const ViewV& v, const RelationV& r, int6
   return v.storage->bits[static_cast<size_t>(idx)];
 }
 
-// Storage index of a write at point p, with the collision check of one store op.
+// Storage index of a write at point p, with the collision check of one store op (unique writes,
+// L5.2 and L15.3).
 int64_t write_index(Engine& E, const Operation& op, const ViewV& v, const RelationV& r, int64_t p, uint64_t epoch) {
   check_bounds(op, r, p, v.shape, view_what(v));
   int64_t idx = v.storage_index(point_coord(r, p));
@@ -91,8 +99,9 @@ Flow op_gather(Engine& E, Frame& f, const Operation& op) {
   for (int64_t p = 0; p < r.points; ++p) {
     if (!r.active(p)) { out[static_cast<size_t>(p)] = fill; continue; }
     check_bounds(op, r, p, src.shape, "the gathered tensor");
+    const Shape pc = point_coord(r, p);
     int64_t idx = 0;
-    for (size_t a = 0; a < strides.size(); ++a) idx += r.coords[a][static_cast<size_t>(p)] * strides[a];
+    for (size_t a = 0; a < strides.size(); ++a) idx += pc[a] * strides[a];
     out[static_cast<size_t>(p)] = src.bits[static_cast<size_t>(idx)];
   }
   E.set(f, op, 0, assemble(src.dtype, r, std::move(out)));
@@ -112,9 +121,9 @@ struct Addresser {
   const uint8_t* valid = nullptr;  // masked relations
   bool init(const ViewV& v, const RelationV& r) {
     rank = v.shape.size();
-    if (rank != static_cast<size_t>(r.source_rank) || rank > kMaxRank) return false;
+    if (r.affine || rank != static_cast<size_t>(r.source_rank) || rank > kMaxRank) return false;
     for (size_t a = 0; a < rank; ++a) {
-      coords[a] = r.coords[a].data();
+      coords[a] = r.coords[a].data;
       shape[a] = v.shape[a];
       strides[a] = v.strides[a];
     }
@@ -154,7 +163,12 @@ Flow op_load(Engine& E, Frame& f, const Operation& op) {
   const ViewV& v = E.operand(f, op, 0).view();
   const RelationV& r = E.operand(f, op, 1).relation();
   uint64_t fill = fill_of(E, f, op, 2, r);
-  std::vector<uint64_t> out(static_cast<size_t>(r.points));
+  std::vector<uint64_t> out;
+  if (E.parallels.empty() && affine_load(v, r, fill, out)) {
+    E.set(f, op, 0, assemble(v.storage->dtype, r, std::move(out)));
+    return {};
+  }
+  out.assign(static_cast<size_t>(r.points), 0);
   if (E.parallels.empty() && fast_load(v, r, fill, out)) {
     E.set(f, op, 0, assemble(v.storage->dtype, r, std::move(out)));
     return {};
@@ -213,7 +227,7 @@ Flow op_store(Engine& E, Frame& f, const Operation& op) {
   const Value& val = E.operand(f, op, 2);
   if (!v.is_buffer && v.access == Access::In) fail(op, ErrorKind::InvalidValue, "store to In view %" + v.name);
   const uint64_t epoch = ++E.write_epoch;
-  if (E.parallels.empty() && fast_store(v, r, val)) return {};
+  if (E.parallels.empty() && (r.affine ? affine_store(v, r, val) : fast_store(v, r, val))) return {};
   for (int64_t p = 0; p < r.points; ++p) {
     if (!r.active(p)) continue;
     int64_t idx = write_index(E, op, v, r, p, epoch);

@@ -96,6 +96,17 @@ Flow op_binary(Engine& E, Frame& f, const Operation& op) {
   num::BinaryOp bop = num::BinaryOp::Add;
   if (!is_pow) bop = binary_ops().at(op.name);
   const bool approx = attr_bool(op, "approximate"), ftz = attr_bool(op, "flush_to_zero");
+  if (!is_pow && !approx && !ftz && fast::binary_supported(bop, a.dtype) && !a.scalar) {
+    // A dead operand's tensor takes the result in place (same dtype and shape; out[i] depends
+    // only on a[i] and b[i], so overwriting element i after reading it is safe).
+    for (size_t k = 0; k < 2; ++k) {
+      if (Tensor* t = E.reusable_tensor(f, op, k)) {
+        fast::binary(bop, a.dtype, a.data, 1, b.data, 1, t->bits.data(), a.n);
+        E.set(f, op, 0, E.take_operand(f, op, k));
+        return {};
+      }
+    }
+  }
   std::vector<uint64_t> out(static_cast<size_t>(a.n));
   if (!is_pow && !approx && !ftz && fast::binary_supported(bop, a.dtype)) {
     fast::binary(bop, a.dtype, a.scalar ? &a.one : a.data, a.scalar ? 0 : 1, b.scalar ? &b.one : b.data,

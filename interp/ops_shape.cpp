@@ -24,28 +24,51 @@ void strided_gather(const Shape& out_shape, const Shape& in_strides, const std::
   }
 }
 
+// Broadcast of an index scalar or of a lazy index tensor stays lazy: the result's affine
+// strides are the input's along mapped axes and 0 along new or extent-1 axes.
 Flow op_broadcast(Engine& E, Frame& f, const Operation& op) {
   const Value& x = E.operand(f, op, 0);
   Shape rs = E.eval_shape(f, op.result()->type.shape(), op);
   std::vector<int64_t> dims = attr_ints(op, "dims");
-  Tensor out = make_tensor(op.result()->type.dtype(), rs);
+  const DType rd = op.result()->type.dtype();
   if (x.is_scalar()) {
+    if (rd == DType::Index && x.scalar().dtype == DType::Index) {
+      Tensor out;
+      out.dtype = rd;
+      out.shape = rs;
+      out.affine = std::make_shared<AffineIndex>(AffineIndex{static_cast<int64_t>(x.scalar().bits), Shape(rs.size(), 0)});
+      E.set(f, op, 0, std::move(out));
+      return {};
+    }
+    Tensor out = make_tensor(rd, rs);
     std::fill(out.bits.begin(), out.bits.end(), x.scalar().bits);
     E.set(f, op, 0, std::move(out));
     return {};
   }
-  const Tensor& t = x.tensor();
-  if (dims.size() != t.shape.size()) fail(op, ErrorKind::ShapeMismatch, "dims do not match the input rank");
-  Shape in_strides = row_major_strides(t.shape), st(rs.size(), 0);
+  const Tensor& lt = x.lazy_tensor();
+  if (dims.size() != lt.shape.size()) fail(op, ErrorKind::ShapeMismatch, "dims do not match the input rank");
+  const AffineIndex* af = rd == lt.dtype ? x.lazy_affine() : nullptr;
+  Shape in_strides = af ? af->strides : row_major_strides(lt.shape), st(rs.size(), 0);
   for (size_t i = 0; i < dims.size(); ++i) {
     auto d = static_cast<size_t>(dims[i]);
     if (d >= rs.size()) fail(op, ErrorKind::ShapeMismatch, "dims entry out of range");
-    if (t.shape[i] == rs[d]) st[d] = in_strides[i];
-    else if (t.shape[i] != 1)
+    if (lt.shape[i] == rs[d]) st[d] = in_strides[i];
+    else if (lt.shape[i] != 1)
       fail(op, ErrorKind::ShapeMismatch,
-           "input axis " + std::to_string(i) + " has extent " + std::to_string(t.shape[i]) + " but result axis " +
+           "input axis " + std::to_string(i) + " has extent " + std::to_string(lt.shape[i]) + " but result axis " +
                std::to_string(d) + " has " + std::to_string(rs[d]) + " (dynamic broadcast needs extent 1 or equal)");
   }
+  if (af) {
+    Tensor out;
+    out.dtype = rd;
+    out.shape = rs;
+    checked_numel(rs);
+    out.affine = std::make_shared<AffineIndex>(AffineIndex{af->base, st});
+    E.set(f, op, 0, std::move(out));
+    return {};
+  }
+  Tensor out = make_tensor(rd, rs);
+  const Tensor& t = x.tensor();
   if (!out.bits.empty()) strided_gather(rs, st, t.bits, out.bits);
   E.set(f, op, 0, std::move(out));
   return {};

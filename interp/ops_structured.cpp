@@ -8,6 +8,8 @@
 //  * region_fold / region_scan: segmentation "whole" (one slice = the whole source):
 //    region_fold = summarize(source, operands) (identity when empty); region_scan outputs =
 //    emit(source, initial_state, operands), final = apply(summarize(source, operands), initial).
+//    Every source component is sliced alike, so an `indices(axis)` component keeps its absolute
+//    coordinates in every segment (L9.4).
 //  * histogram: counts in the count dtype (wrapping); an active value outside [0, bins) is an
 //    error naming its coordinates.
 #include <algorithm>

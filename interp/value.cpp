@@ -61,7 +61,33 @@ static const T& get_or_throw(const decltype(Value::v)& v, const char* what) {
 }
 
 Scalar Value::scalar() const { return get_or_throw<Scalar>(v, "scalar"); }
-const Tensor& Value::tensor() const { return *get_or_throw<std::shared_ptr<const Tensor>>(v, "tensor"); }
+const Tensor& Value::tensor() const {
+  const Tensor& t = *get_or_throw<std::shared_ptr<const Tensor>>(v, "tensor");
+  // Payloads are allocated non-const (value.h); only the engine thread holding the baton runs.
+  if (t.affine) const_cast<Tensor&>(t).materialize();
+  return t;
+}
+
+const Tensor& Value::lazy_tensor() const { return *get_or_throw<std::shared_ptr<const Tensor>>(v, "tensor"); }
+
+void Tensor::materialize() {
+  if (!affine) return;
+  const AffineIndex a = *affine;
+  affine.reset();
+  bits.resize(static_cast<size_t>(checked_numel(shape)));
+  // Row-major odometer: the value moves by strides[k] along axis k.
+  const size_t r = shape.size();
+  Shape c(r, 0);
+  uint64_t v = static_cast<uint64_t>(a.base);
+  for (auto& b : bits) {
+    b = v;
+    for (size_t k = r; k-- > 0;) {
+      if (++c[k] < shape[k]) { v += static_cast<uint64_t>(a.strides[k]); break; }
+      v -= static_cast<uint64_t>(a.strides[k]) * static_cast<uint64_t>(shape[k] - 1);
+      c[k] = 0;
+    }
+  }
+}
 const TupleV& Value::tuple() const { return *get_or_throw<std::shared_ptr<const TupleV>>(v, "tuple"); }
 const RecordV& Value::record() const { return *get_or_throw<std::shared_ptr<const RecordV>>(v, "record"); }
 const DomainV& Value::domain() const { return *get_or_throw<std::shared_ptr<const DomainV>>(v, "domain"); }

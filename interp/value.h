@@ -1,7 +1,8 @@
 // The interpreter's runtime value model (seed 000 §2-§4, §14-§15): scalars (numerics Scalar),
-// dense tensors (dtype, concrete shape, one 64-bit bit pattern per element, rank 0 allowed),
+// dense tensors (dtype, concrete shape, one 64-bit bit pattern per element, rank 0 allowed; index
+// tensors from `indices`/`broadcast` may be lazy and affine),
 // tuples, records, constexpr enum members, domains/subregions (with source identity), index
-// relations (materialized coordinates plus optional validity), external views (storage, shape,
+// relations (affine or shared coordinates plus optional validity), external views (storage, shape,
 // strides, offset, access, per-element "defined" tracking for Out) and logical buffers.
 // Values are immutable and cheap to copy (shared payloads); views and buffers share mutable
 // Storage, which is exactly the aliasing the language gives them.
@@ -33,12 +34,31 @@ std::string coord_str(const Shape& coord);          // "(1, 2)"
 Shape unravel(int64_t flat, const Shape& shape);    // row-major
 Shape row_major_strides(const Shape& shape);
 
+// An index tensor whose elements are an affine function of their coordinate c:
+// element(c) = base + sum_k strides[k] * c[k] (wrapping int64). `indices` and `broadcast` of such
+// a tensor produce one without writing its elements; a relation built from it stays affine, so
+// a load or store through it is a strided loop (docs/design.md "Interpreter speed").
+struct AffineIndex {
+  int64_t base = 0;
+  Shape strides;  // one per tensor axis
+  int64_t at(const Shape& coord) const {
+    uint64_t v = static_cast<uint64_t>(base);
+    for (size_t k = 0; k < coord.size(); ++k) v += static_cast<uint64_t>(strides[k]) * static_cast<uint64_t>(coord[k]);
+    return static_cast<int64_t>(v);
+  }
+};
+
 struct Tensor {
   DType dtype = DType::F32;
   Shape shape;
   std::vector<uint64_t> bits;  // row-major, one bit pattern per element (Scalar::bits layout)
+  // Set only while the tensor is lazy (an index tensor whose `bits` are not written yet):
+  // Value::tensor() and the other accessors write the bits and clear it first, so every
+  // consumer but the affine-aware ones (relation, broadcast) sees a plain tensor.
+  std::shared_ptr<const AffineIndex> affine;
   int64_t size() const { return static_cast<int64_t>(bits.size()); }
   Scalar at(int64_t i) const { return Scalar{dtype, bits[static_cast<size_t>(i)]}; }
+  void materialize();  // writes the bits of a lazy tensor and clears `affine`
 };
 
 struct Value;
@@ -64,16 +84,32 @@ struct DomainV {
   int64_t member(int64_t k) const { return root_begin + (first + k) * step; }
 };
 
+// One source-axis coordinate of every relation point: either affine in the point's coordinate
+// (`affine` set, strides over the relation shape) or one value per point in row-major order at
+// `data`, kept alive by `owner` (the index tensor it came from, shared without a copy, or a
+// converted copy).
+struct RelationAxis {
+  std::shared_ptr<const AffineIndex> affine;
+  const int64_t* data = nullptr;
+  std::shared_ptr<const void> owner;
+};
+
 // An index relation: for each point of `shape` (row-major), one coordinate per source axis and,
-// if masked, whether the point is active.
+// if masked, whether the point is active. Either every axis is affine or none is.
 struct RelationV {
   int source_rank = 0;
   Shape shape;
   int64_t points = 1;
-  std::vector<std::vector<int64_t>> coords;  // [axis][point]
+  std::vector<RelationAxis> coords;  // [axis]
+  bool affine = false;               // every axis affine
   bool masked = false;
-  std::vector<uint8_t> valid;                // [point], when masked
+  std::vector<uint8_t> valid;        // [point], when masked
   bool active(int64_t p) const { return !masked || valid[static_cast<size_t>(p)] != 0; }
+  // Coordinate on source axis a of point p (row-major flat index).
+  int64_t coord(size_t a, int64_t p) const {
+    const RelationAxis& x = coords[a];
+    return x.affine ? x.affine->at(unravel(p, shape)) : x.data[p];
+  }
 };
 
 // A process-unique identity for each Storage (conflict tracking keys on it: an address may be
@@ -136,18 +172,31 @@ struct Value {
   bool is_view() const { return std::holds_alternative<std::shared_ptr<const ViewV>>(v); }
 
   Scalar scalar() const;  // throws std::logic_error on a kind mismatch (a verifier bug)
-  const Tensor& tensor() const;
+  const Tensor& tensor() const;  // writes the elements of a lazy index tensor first
+  // The affine form of a lazy index tensor (its elements not written), else null; never
+  // materializes.
+  const AffineIndex* lazy_affine() const {
+    auto* p = std::get_if<std::shared_ptr<const Tensor>>(&v);
+    return p ? (*p)->affine.get() : nullptr;
+  }
+  const Tensor& lazy_tensor() const;  // as tensor() without writing a lazy one's elements (shape, dtype)
   const TupleV& tuple() const;
   const RecordV& record() const;
   const EnumV& enumv() const { return std::get<EnumV>(v); }
   const DomainV& domain() const;
   const RelationV& relation() const;
   const ViewV& view() const;
-  const std::shared_ptr<const Tensor>& tensor_ptr() const { return std::get<std::shared_ptr<const Tensor>>(v); }
+  const std::shared_ptr<const Tensor>& tensor_ptr() const {
+    (void)tensor();
+    return std::get<std::shared_ptr<const Tensor>>(v);
+  }
   // Payloads are allocated non-const; a sole owner may update them in place (copy-on-write).
   Tensor* unique_tensor() {
     auto* p = std::get_if<std::shared_ptr<const Tensor>>(&v);
-    return p && p->use_count() == 1 ? const_cast<Tensor*>(p->get()) : nullptr;
+    if (!p || p->use_count() != 1) return nullptr;
+    auto* t = const_cast<Tensor*>(p->get());
+    if (t->affine) t->materialize();
+    return t;
   }
   TupleV* unique_tuple() {
     auto* p = std::get_if<std::shared_ptr<const TupleV>>(&v);

@@ -3,6 +3,7 @@
 // rules, and comparing with the reference.
 #include "oracle/spec_run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <map>
@@ -76,26 +77,48 @@ std::string present_name(const std::string& param) {
   return param.rfind(p, 0) == 0 ? param.substr(p.size()) : "";
 }
 
-// The kernel of `m` for this call: the first `@Op` or `@Op__<dtypes>[__<variant>...]` whose view
-// parameters have the call's dtypes and ranks (absent tensors do not constrain).
+// Whether kernel `f` takes this call's present tensors: same dtypes and ranks, constant extents
+// equal, and each extent symbol bound to one value across all views (so layout variants of one
+// dtype case, e.g. A[M, K] x B[K, N] against B[N, K], choose themselves). Absent tensors do not
+// constrain; extents that are expressions are left to the interpreter's binding check.
+bool kernel_fits(const Function& f, const specs::Call& call) {
+  std::map<std::string, int64_t> bound;
+  for (const kir::Value* p : f.params()) {
+    if (!p->type.is(TypeKind::View)) continue;
+    const specs::TensorCall* t = call.tensor(p->name);
+    if (!t || !t->present) continue;
+    if (specs::kir_dtype_name(t->dtype) != std::string(name(p->type.dtype())) || p->type.rank() != t->shape.size()) return false;
+    for (size_t i = 0; i < t->shape.size(); ++i) {
+      const Extent& e = p->type.shape()[i];
+      if (!t->shape[i].fits_slong_p()) return false;
+      const int64_t n = t->shape[i].get_si();
+      if (e.is_constant()) {
+        if (e.evaluate([](const std::string&) { return std::optional<int64_t>(); }) != n) return false;
+      } else if (e.is_symbol()) {
+        auto [it, fresh] = bound.emplace(e.symbol_name(), n);
+        if (!fresh && it->second != n) return false;
+      }
+    }
+  }
+  return true;
+}
+
+// The kernel of `m` for this call: the first `@Op` or `@Op__<dtypes>[__<variant>...]` that fits it.
 const Function* kernel_for_call(const Module& m, const std::string& op, const specs::Call& call, const std::string& file) {
   std::string tried;
   for (const auto& f : m.functions) {
     if (!f->is_kernel() || !(f->name == op || f->name.rfind(op + "__", 0) == 0)) continue;
-    bool ok = true;
-    for (const kir::Value* p : f->params()) {
-      if (!p->type.is(TypeKind::View)) continue;
-      const specs::TensorCall* t = call.tensor(p->name);
-      if (!t || !t->present) continue;
-      ok = ok && specs::kir_dtype_name(t->dtype) == std::string(name(p->type.dtype())) && p->type.rank() == t->shape.size();
-    }
-    if (ok) return f.get();
+    if (kernel_fits(*f, call)) return f.get();
     tried += " @" + f->name;
   }
   std::string dts;
   for (const auto& t : call.tensors)
-    if (t.present) dts += (dts.empty() ? "" : ", ") + t.name + ": " + t.dtype + "[rank " + std::to_string(t.shape.size()) + "]";
-  fail(file + " has no kernel for the dtypes and ranks {" + dts + "}" + (tried.empty() ? " (no kernel @" + op + " at all)" : " (tried" + tried + ")"));
+    if (t.present) {
+      std::string shape;
+      for (const auto& d : t.shape) shape += (shape.empty() ? "" : ", ") + d.get_str();
+      dts += (dts.empty() ? "" : ", ") + t.name + ": " + t.dtype + "[" + shape + "]";
+    }
+  fail(file + " has no kernel for the dtypes and shapes {" + dts + "}" + (tried.empty() ? " (no kernel @" + op + " at all)" : " (tried" + tried + ")"));
 }
 
 interp::HostView view_from_data(DType d, const interp::Shape& shape, const specs::TensorData& data) {
@@ -180,13 +203,16 @@ Invocation build_args(const Function& k, const specs::Call& call, const std::map
     }
     inv.args[p->name] = scalar_arg(*p, *v);
   }
-  // Omitted optional tensors: shaped from the extents the present views bind (0 where unbound),
-  // every element undefined.
+  // Omitted optional tensors: each axis the extent the present views bind (0 where it is
+  // unbound, e.g. a dimension only the omitted tensor has), every element undefined.
   const auto bound = interp::bind_kernel_extents(k, inv.args);
+  auto lookup = [&](const std::string& sym) -> std::optional<int64_t> {
+    auto it = bound.find(sym);
+    return it == bound.end() ? std::nullopt : std::optional<int64_t>(it->second);
+  };
   for (const kir::Value* p : absent) {
     interp::Shape shape;
-    if (auto s = interp::param_shape(*p, bound)) shape = *s;
-    else shape.assign(p->type.rank(), 0);
+    for (const Extent& e : p->type.shape()) shape.push_back(std::max<int64_t>(0, e.evaluate(lookup).value_or(0)));
     interp::HostView h = interp::make_host_view(p->type.dtype(), shape);
     h.absent = true;
     inv.args[p->name] = h;
@@ -209,7 +235,17 @@ bool aliased_to_written_input(const specs::OpSpec& op, const std::string& name, 
 void check_manifest_rules(const specs::OpSpec& op, const specs::Call& call, const Invocation& inv,
                           const std::map<std::string, std::vector<uint64_t>>& before) {
   for (const auto& t : call.tensors) {
-    if (!t.present) continue;
+    if (!t.present) {
+      // An omitted output (nullable, None for this call) must stay unwritten.
+      auto a = inv.args.find(t.name);
+      if (t.role != specs::Role::Output || a == inv.args.end()) continue;
+      const auto* h = std::get_if<interp::HostView>(&a->second);
+      for (size_t i = 0; h && i < h->storage->defined.size(); ++i)
+        if (h->storage->defined[i])
+          fail("output '" + t.name + "' is None for this call, but the kernel wrote its element " +
+               coord_of(static_cast<int64_t>(i), h->shape));
+      continue;
+    }
     auto it = inv.views.find(t.name);
     if (it == inv.views.end()) continue;
     const interp::HostView& h = it->second;
@@ -234,6 +270,18 @@ void check_manifest_rules(const specs::OpSpec& op, const specs::Call& call, cons
       if (b->second[i] != h.storage->bits[i])
         fail("input '" + t.name + "' is not mutated (manifest) but the kernel changed element " +
              coord_of(static_cast<int64_t>(i), h.shape));
+  }
+}
+
+// Runs `make` with interpreter errors (extent binding, sizes) reported as this case's failure.
+template <typename F>
+auto guarded(const std::string& who, F&& make) {
+  try {
+    return make();
+  } catch (const interp::RuntimeError& e) {
+    fail(who + ": " + e.what());
+  } catch (const std::length_error& e) {
+    fail(who + ": " + e.what());
   }
 }
 
@@ -263,13 +311,13 @@ void run_case(const specs::OpSpec& op, const specs::Call& call, const LoadedKern
   std::map<std::string, const specs::TensorData*> by_name;
   for (const auto& d : data) by_name[d.name] = &d;
 
-  Invocation got = build_args(k, call, by_name);
+  Invocation got = guarded("kernel @" + k.name, [&] { return build_args(k, call, by_name); });
   std::map<std::string, std::vector<uint64_t>> before;
   for (const auto& [n, h] : got.views) before[n] = h.storage->bits;
   run_kernel(*kern.module, k, got, "kernel");
   check_manifest_rules(op, call, got, before);
 
-  Invocation want = build_args(r, call, by_name);
+  Invocation want = guarded("reference @" + r.name, [&] { return build_args(r, call, by_name); });
   run_kernel(*ref.module, r, want, "reference");
   for (const auto& t : call.tensors) {
     if (!t.present) continue;

@@ -17,7 +17,7 @@ SRC_DIRS = ["numerics", "kir", "interp", "backends", "oracle", "specs", "fuzz", 
 # Where each family of IDs can be implemented and tested. The manifest validator numbers its own
 # checks C1..C42 (tests/specs, specs/src); those are not the CPU-backend IDs C1..C15.
 FAMILY_DIRS = {
-    "L": (["numerics", "kir", "interp", "tools", "fuzz"], ["tests/kir", "tests/numerics", "tests/interp", "tests/cli"]),
+    "L": (["numerics", "kir", "interp", "tools", "fuzz", "examples"], ["tests/kir", "tests/numerics", "tests/interp", "tests/cli"]),
     "M": (["specs", "tools"], ["tests/specs"]),
     "C": (["backends"], ["tests/backends"]),
 }
@@ -55,14 +55,18 @@ def main():
 
 
 def scan(items, src_dirs, test_dirs, impl, tested):
-    for path in files_under(src_dirs, (".cpp", ".h", ".py")):
+    for path in files_under(src_dirs, (".cpp", ".h", ".py", ".kir")):
         text = open(path, encoding="utf-8", errors="replace").read()
         if path.endswith("op_registry.cpp"):
             # The op table names a rule for every op but enforces only its "not in the language"
             # lines (the verifier reports them with the rule given there).
             text = "\n".join(l for l in text.splitlines() if "S::Forbidden" in l)
+        # Run-time semantics (the interpreter, the reference programs) and the normalizer name the rule they
+        # implement in comments rather than in a diagnostic: there a bare ID counts.
+        rel_path = os.path.relpath(path, ROOT)
+        runtime = rel_path.split(os.sep)[0] in ("interp", "examples") or rel_path.startswith(os.path.join("kir", "normalize"))
         for rid, _ in items:
-            if re.search(r'"%s"' % re.escape(rid), text):
+            if re.search(r'"%s"' % re.escape(rid), text) or (runtime and re.search(r"\b%s\b" % re.escape(rid), text)):
                 impl.setdefault(rid, set()).add(os.path.relpath(path, ROOT))
     for path in files_under(test_dirs, (".cpp", ".kir")):
         text = open(path, encoding="utf-8", errors="replace").read()

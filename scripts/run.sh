@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds kir and runs the bundled conformance campaign.
-# Until the backend and oracle exist, the campaign normalizes, verifies and runs every bundled
-# kernel in the reference interpreter on seeded inputs and prints a summary; it first validates
-# every bundled op-spec manifest (with parity against the paired kernels).
+# Until the backend exists: validate every bundled op-spec manifest (with parity against the
+# paired kernels), run every example kernel in the reference interpreter, then run every workload
+# row of every manifest through the interpreter against the op's independent reference kernel
+# and print the table of ops x cases (docs/spec-run.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -12,5 +13,7 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)" --target kir
 echo "== op-spec manifests: kir spec validate specs"
 build/tools/kir spec validate specs
-echo "== kernels: kir campaign examples specs/kernels"
-exec build/tools/kir campaign examples specs/kernels
+echo "== example kernels: kir campaign examples"
+build/tools/kir campaign examples
+echo "== manifest workloads against the reference kernels: kir spec run specs"
+exec build/tools/kir spec run specs

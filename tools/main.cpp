@@ -3,9 +3,11 @@
 #include <exception>
 #include <iostream>
 
+#include "interp/allocator.h"
 #include "tools/commands.h"
 
 int main(int argc, char** argv) {
+  kir::interp::keep_freed_memory();  // interpreter temporaries reuse memory (allocator.h)
   CLI::App app{"kir: reference interpreter, CPU backend and oracle for the Intent kernel language"};
   app.require_subcommand(1);
   int exit_code = 0;

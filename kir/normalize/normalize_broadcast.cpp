@@ -61,7 +61,9 @@ bool normalize_pointwise(Rewriter& rw) {
     if (v->type == target) continue;
     std::vector<int64_t> dims;
     for (size_t i = 0; i < v->type.rank(); ++i) dims.push_back(static_cast<int64_t>(i + rank - v->type.rank()));
-    op.operands[k] = rw.broadcast(v, target, dims, "b" + std::to_string(k));
+    std::string hint = "b";  // (not `"b" + to_string(k)`: GCC 12 -O3 warns -Wrestrict falsely there)
+    hint += std::to_string(k);
+    op.operands[k] = rw.broadcast(v, target, dims, hint);
   }
   rw.commit_keep();
   return true;

@@ -21,6 +21,8 @@ struct Layout {
   std::optional<kir::DType> fmt;  // float format for rounding (components for complex)
   bool complex = false;
   std::optional<kir::num::Fnuz> fnuz = std::nullopt;  // the fnuz float8s, outside the DType table
+  bool pair = false;    // float4_e2m1fn_x2: two codes of `fmt` per byte
+  bool scale = false;   // float8_e8m0fnu: a power-of-two scale
 };
 
 Layout layout_of(const std::string& dt) {
@@ -41,6 +43,8 @@ Layout layout_of(const std::string& dt) {
   if (dt == "float8_e5m2") return {1, "|u1", kir::DType::E5M2};
   if (dt == "float8_e4m3fnuz") return {1, "|u1", std::nullopt, false, kir::num::Fnuz::E4M3};
   if (dt == "float8_e5m2fnuz") return {1, "|u1", std::nullopt, false, kir::num::Fnuz::E5M2};
+  if (dt == "float4_e2m1fn_x2") return {1, "|u1", kir::DType::E2M1, false, std::nullopt, true};
+  if (dt == "float8_e8m0fnu") return {1, "|u1", kir::DType::E8M0, false, std::nullopt, false, true};
   if (dt == "complex64") return {8, "<c8", kir::DType::F32, true};
   if (dt == "complex128") return {16, "<c16", kir::DType::F64, true};
   throw EvalError("not implemented: data generation for " + dt);
@@ -95,16 +99,23 @@ std::vector<TensorData> generate_inputs(const OpSpec& op, const Call& call, cons
         put(td.bytes, v, l.bytes);
         continue;
       }
+      if (l.scale && !opts.inject_special) {  // Python: 124 + rng.randrange(7), 2^-3 .. 2^3
+        put(td.bytes, 124 + rng.randbelow(uint64_t{7}), 1);
+        continue;
+      }
       const SpecDType& comp = l.complex ? *find_dtype(sd->component) : *sd;
-      for (int part = 0; part < (l.complex ? 2 : 1); ++part) {
+      uint64_t packed = 0;
+      for (int part = 0; part < (l.complex || l.pair ? 2 : 1); ++part) {
         double x = rng.gauss();
         if (opts.inject_special && rng.randbelow(uint64_t{8}) == 0) {
           auto sp = specials(comp);
           x = sp[rng.randbelow(static_cast<uint64_t>(sp.size()))];
         }
         if (l.fnuz) put(td.bytes, kir::num::fnuz_from_double(x, *l.fnuz), 1);
+        else if (l.pair) packed |= kir::num::from_double(x, *l.fmt) << (4 * part);
         else put(td.bytes, kir::num::from_double(x, *l.fmt), kir::info(*l.fmt).bits / 8);
       }
+      if (l.pair) put(td.bytes, packed, 1);
     }
     out.push_back(std::move(td));
   }

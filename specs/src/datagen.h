@@ -3,7 +3,9 @@
 // Random.gauss) rounded once to the dtype (kir numerics' correctly rounded conversion; the fnuz
 // float8s through numerics/fnuz.h); integer tensors uniform in [0, 8); bool in [0, 2). Drawn
 // from random.Random(1235 ^ crc32("<Op>:<tensor>:<case id>")) (py_random.h), so a call's data is
-// reproducible (not torch.randn's values). On request, special values (±0 where the format has
+// reproducible (not torch.randn's values). float4_e2m1fn_x2 bytes hold two such draws rounded to
+// e2m1 (the first in the low nibble); float8_e8m0fnu scales are 2^(randrange(7) - 3), a sane
+// range for block scales (with special injection: gauss draws rounded to e8m0, so NaN 0xFF too). On request, special values (±0 where the format has
 // -0, ±inf where it has inf, NaN, ±max finite) are injected into float inputs (1 in 8). Data is returned as raw little-endian bytes (the C++ API the
 // interpreter consumes) or written as .npy files.
 #pragma once

@@ -28,6 +28,10 @@ const std::vector<SpecDType>& all_dtypes() {
       mk("float8_e5m2", 8, "float", false, 57344.0, true),
       mk("float8_e4m3fnuz", 8, "float", false, 240.0, false),
       mk("float8_e5m2fnuz", 8, "float", false, 57344.0, false),
+      // MX carriers as PyTorch spells them: two e2m1 codes per byte (even element in the low
+      // nibble), and the unsigned power-of-two scale 2^(bits - 127) (0xFF NaN, no zero).
+      mk("float4_e2m1fn_x2", 8, "float", false, 6.0, false),
+      mk("float8_e8m0fnu", 8, "float", true, 1.7014118346046923e38, false),
       mk("complex64", 64, "complex", false, 3.4028234663852886e38, true, "float32"),
       mk("complex128", 128, "complex", false, DBL_MAX, true, "float64"),
   };
@@ -60,6 +64,9 @@ const std::vector<std::pair<std::string_view, std::string_view>>& dtype_pairs() 
       {"int64", "i64"},     {"uint8", "u8"},    {"uint16", "u16"},  {"uint32", "u32"},
       {"uint64", "u64"},    {"float16", "f16"}, {"bfloat16", "bf16"}, {"float32", "f32"},
       {"float64", "f64"},   {"float8_e4m3fn", "e4m3"}, {"float8_e5m2", "e5m2"},
+      {"float8_e8m0fnu", "e8m0"},
+      // a kernel sees packed fp4 as its u8 carrier; listed after uint8, so u8 reads back as uint8
+      {"float4_e2m1fn_x2", "u8"},
   };
   return t;
 }

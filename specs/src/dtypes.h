@@ -25,7 +25,8 @@ const std::vector<SpecDType>& all_dtypes();
 void int_range(const SpecDType& d, long& lo, unsigned long& hi);
 
 // The KIR dtype name of a manifest dtype ("float32" → "f32") and back; "" when the other side
-// has no such dtype (complex, fnuz float8s, e2m1, e8m0, index).
+// has no such dtype (complex, fnuz float8s, unpacked e2m1, index). float4_e2m1fn_x2 maps to its
+// u8 carrier one way only (u8 reads back as uint8).
 std::string kir_dtype_name(std::string_view manifest_name);
 std::string manifest_dtype_name(std::string_view kir_name);
 

@@ -7,6 +7,7 @@
 
 #include "numerics/format.h"
 #include "specs/src/datagen.h"
+#include "specs/src/dtypes.h"
 #include "tests/specs/spec_test_util.h"
 
 using namespace kir::specs;
@@ -47,9 +48,9 @@ TEST_CASE("metadata tensors carry exactly their generated values", "[M14]") {
   REQUIRE(sizes);
   int32_t v[3];
   std::memcpy(v, sizes->bytes.data(), sizeof v);
-  CHECK(v[0] == 334);
-  CHECK(v[1] == 333);
-  CHECK(v[2] == 333);
+  CHECK(v[0] == 7);  // balanced_sizes(20, 3) = 7, 7, 6
+  CHECK(v[1] == 7);
+  CHECK(v[2] == 6);
 }
 
 TEST_CASE("integer inputs are uniform in [0, 8)", "[M14]") {
@@ -148,4 +149,33 @@ TEST_CASE("special values for fnuz formats: NaN 0x80 and +-max, no -0 or inf", "
     CHECK(nmax > 0);
     CHECK(plain_nan == 0);  // |gauss| draws stay far below 240
   }
+}
+
+TEST_CASE("float4_e2m1fn_x2 packs two gauss draws rounded to e2m1, the first in the low nibble", "[M14][M17]") {
+  // The draws of the fnuz test above, in pairs, rounded by hand to the e2m1 magnitudes
+  // {0, 0.5, 1, 1.5, 2, 3, 4, 6} (code = sign << 3 | index):
+  // (1.0231 -> 1 = 0x2, 0.1519 -> 0 = 0x0) = 0x02; (-0.2559 -> -0.5 = 0x9, 0.0236 -> 0) = 0x09;
+  // (-0.5701 -> -0.5, -0.3499 -> -0.5) = 0x99; (-0.936 -> -1 = 0xA, -0.5291 -> -0.5 = 0x9) = 0x9A.
+  OpSpec op;
+  op.name = "XFwdOp";
+  auto d = generate_inputs(op, one_tensor_call("float4_e2m1fn_x2", 4), {});
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].npy_descr == "|u1");
+  CHECK(d[0].bytes == std::vector<uint8_t>{0x02, 0x09, 0x99, 0x9A});
+}
+
+TEST_CASE("float8_e8m0fnu scales are powers of two in [2^-3, 2^3]", "[M14]") {
+  // python3: r = random.Random(1235 ^ zlib.crc32(b"XFwdOp:x:x")); [124 + r.randrange(7) for _ in range(8)]
+  OpSpec op;
+  op.name = "XFwdOp";
+  auto d = generate_inputs(op, one_tensor_call("float8_e8m0fnu", 8), {});
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].bytes == std::vector<uint8_t>{124, 126, 127, 127, 127, 127, 124, 126});
+}
+
+TEST_CASE("the MX carriers have KIR spellings for kernels", "[M16]") {
+  CHECK(kir_dtype_name("float8_e8m0fnu") == "e8m0");
+  CHECK(manifest_dtype_name("e8m0") == "float8_e8m0fnu");
+  CHECK(kir_dtype_name("float4_e2m1fn_x2") == "u8");
+  CHECK(manifest_dtype_name("u8") == "uint8");  // the carrier reads back as plain bytes
 }
