@@ -122,6 +122,7 @@ void reduce_offsets(const ContractPlan& p, std::vector<int64_t>& lo, std::vector
 bool contract_f32_fast(const ContractPlan& p, const Tensor& l, const Tensor& r, Tensor& out) {
   auto widenable = [](DType d) { return d == DType::F32 || d == DType::F16 || d == DType::BF16; };
   if (!widenable(l.dtype) || !widenable(r.dtype)) return false;
+  if (l.bits.empty() || r.bits.empty()) return false;  // empty K or result: the general path
   auto widen = [](const Tensor& t) {
     std::vector<double> w(t.bits.size());
     for (size_t i = 0; i < w.size(); ++i) w[i] = num::to_double(t.bits[i], t.dtype);  // exact
