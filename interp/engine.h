@@ -73,6 +73,7 @@ class Engine {
   uint64_t steps = 0;
   int64_t next_domain_id = 1;
   uint64_t write_epoch = 0;  // one per store op, for collision detection
+  uint64_t region_runs = 0;    // executed region ops (salts the Random segmentation per op)
   uint64_t parallel_runs = 0;  // executed parallel ops (seeds the Shuffle order per op)
   std::vector<ParallelTracker*> parallels;  // executing parallels, innermost last
   // Law checking of region_fold/region_scan (laws.cpp, scan_laws.cpp): active while `laws` is

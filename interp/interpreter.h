@@ -56,6 +56,11 @@ class EnvelopeLog;
 // drawn from atomic_seed (atomic_schedule.cpp; same seed, same interleaving).
 enum class AtomicSchedule { Sequential, Interleaved };
 
+// How region_fold / region_scan cut their source (the language allows any contiguous, ordered,
+// covering segmentation, seed 000 §9): the whole source as one segment (canonical), one segment
+// per element, or seeded random segments (policy_seed; each executed region op draws its own).
+enum class Segmentation { Whole, PerElement, Random };
+
 struct Options {
   std::ostream* trace = nullptr;  // one line per executed op when set
   bool break_on_nan = false;      // stop at the first op whose result has a NaN
@@ -63,6 +68,8 @@ struct Options {
   uint64_t max_steps = 2'000'000'000ull;  // executed-op budget: a runaway while is an error, not a hang
   ParallelOrder parallel_order = ParallelOrder::Canonical;
   uint64_t policy_seed = 0;       // seed of the Shuffle order
+  Segmentation segmentation = Segmentation::Whole;
+  uint64_t segmentation_seed = 0;  // seed of the Random segmentation
   // Values (names without '%') printed to dump_out, elements and all, each time an op defines one.
   std::vector<std::string> dump;
   std::ostream* dump_out = nullptr;

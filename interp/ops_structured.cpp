@@ -5,9 +5,12 @@
 //  * scan: forward: acc = identity; for p = 0..n-1: acc = combine(acc, x_p) (inclusive stores
 //    after, exclusive before). reverse: the same from the end with acc = combine(x_p, acc), so
 //    the logical order of operands is kept (scan need not commute).
-//  * region_fold / region_scan: segmentation "whole" (one slice = the whole source):
+//  * region_fold / region_scan: canonically segmentation "whole" (one slice = the whole source):
 //    region_fold = summarize(source, operands) (identity when empty); region_scan outputs =
 //    emit(source, initial_state, operands), final = apply(summarize(source, operands), initial).
+//    Options::segmentation may cut the source per element or at seeded random points instead:
+//    fold = combine of the segment summaries left to right; scan = per segment emit from the
+//    incoming state, then state = apply(summarize(segment), state), outputs concatenated.
 //    Every source component is sliced alike, so an `indices(axis)` component keeps its absolute
 //    coordinates in every segment (L9.4).
 //  * histogram: counts in the count dtype (wrapping); an active value outside [0, bins) is an
@@ -18,6 +21,7 @@
 #include "interp/engine.h"
 #include "interp/envelope_log.h"
 #include "interp/fast_paths.h"
+#include "interp/laws.h"
 #include "interp/tree.h"
 #include "numerics/arith.h"
 
@@ -198,6 +202,26 @@ int64_t region_extent(const Operation& op, const std::vector<Value>& sources, in
   return n;
 }
 
+// The segments of [0, n) under Options::segmentation (n > 0): whole, per element, or seeded
+// random (at least two segments when n > 1; each executed region op draws its own).
+laws::Segments eval_segments(Engine& E, int64_t n) {
+  const uint64_t salt = E.region_runs++;
+  switch (E.opts.segmentation) {
+    case Segmentation::Whole: return {{0, n}};
+    case Segmentation::PerElement: return laws::segmentations(n, 0, 0, 0).front().segs;
+    case Segmentation::Random: return laws::segmentations(n, E.opts.segmentation_seed, salt, 1).back().segs;
+  }
+  return {{0, n}};
+}
+
+std::vector<Value> with_range(const std::vector<Value>& sources, int64_t axis, int64_t b, int64_t e, int64_t n,
+                              const std::vector<Value>& extra) {
+  std::vector<Value> args;
+  for (const auto& s : sources) args.push_back(b == 0 && e == n ? s : slice_range(s, axis, b, e));
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
 Flow op_region_fold(Engine& E, Frame& f, const Operation& op) {
   auto parts = segments_of(E, f, op, 3);
   const int64_t axis = attr_int(op, "axis");
@@ -207,10 +231,13 @@ Flow op_region_fold(Engine& E, Frame& f, const Operation& op) {
     return {};
   }
   if (E.laws) E.check_fold_laws(op, parts[0], parts[1].at(0), parts[2], axis, n);
-  std::vector<Value> args = parts[0];
-  args.insert(args.end(), parts[2].begin(), parts[2].end());
-  auto res = E.call_function(E.helper(op, "summarize"), args, op);
-  E.set(f, op, 0, std::move(res.at(0)));
+  // Segment summaries combined left to right (one segment: summarize alone).
+  std::optional<Value> acc;
+  for (const auto& [b, e] : eval_segments(E, n)) {
+    Value s = E.call_function(E.helper(op, "summarize"), with_range(parts[0], axis, b, e, n, parts[2]), op).at(0);
+    acc = acc ? E.call_function(E.helper(op, "combine"), {*acc, s}, op).at(0) : std::move(s);
+  }
+  E.set(f, op, 0, std::move(*acc));
   return {};
 }
 
@@ -220,17 +247,27 @@ Flow op_region_scan(Engine& E, Frame& f, const Operation& op) {
   const int64_t n = region_extent(op, parts[0], axis);
   const Value& init = parts[2].at(0);
   if (E.laws && n > 0) E.check_scan_laws(op, parts[0], parts[1].at(0), init, parts[3], axis, n);
-  std::vector<Value> emit_args = parts[0];
-  emit_args.push_back(init);
-  emit_args.insert(emit_args.end(), parts[3].begin(), parts[3].end());
-  auto outs = E.call_function(E.helper(op, "emit"), emit_args, op);
+  // Per segment: its outputs from the incoming state, then the state moved past it.
+  std::vector<std::vector<Value>> seg_outs;
   Value final_state = init;
-  if (n > 0) {
-    std::vector<Value> sargs = parts[0];
-    sargs.insert(sargs.end(), parts[3].begin(), parts[3].end());
-    auto t = E.call_function(E.helper(op, "summarize"), sargs, op);
-    final_state = std::move(E.call_function(E.helper(op, "apply"), {t.at(0), init}, op).at(0));
+  const laws::Segments segs = n > 0 ? eval_segments(E, n) : laws::Segments{{0, 0}};
+  for (const auto& [b, e] : segs) {
+    std::vector<Value> emit_args = with_range(parts[0], axis, b, e, n, {});
+    emit_args.push_back(final_state);
+    emit_args.insert(emit_args.end(), parts[3].begin(), parts[3].end());
+    seg_outs.push_back(E.call_function(E.helper(op, "emit"), emit_args, op));
+    if (n > 0) {
+      Value t = E.call_function(E.helper(op, "summarize"), with_range(parts[0], axis, b, e, n, parts[3]), op).at(0);
+      final_state = std::move(E.call_function(E.helper(op, "apply"), {t, final_state}, op).at(0));
+    }
   }
+  std::vector<Value> outs = seg_outs.front();
+  if (seg_outs.size() > 1)
+    for (size_t i = 0; i < outs.size(); ++i) {
+      std::vector<Value> pieces;
+      for (const auto& so : seg_outs) pieces.push_back(so.at(i));
+      outs[i] = concat_range(pieces, axis);
+    }
   if (outs.size() + 1 != op.results.size()) fail(op, ErrorKind::ShapeMismatch, "emit returned the wrong number of outputs");
   for (size_t i = 0; i < outs.size(); ++i) E.set(f, op, i, std::move(outs[i]));
   E.set(f, op, outs.size(), std::move(final_state));

@@ -74,6 +74,49 @@ Value slice_range(const Value& src, int64_t axis, int64_t begin, int64_t end) {
   });
 }
 
+Value concat_range(const std::vector<Value>& parts, int64_t axis) {
+  const Value& first = parts.at(0);
+  if (first.is_tensor()) {
+    const auto a = static_cast<size_t>(axis);
+    Shape os = first.tensor().shape;
+    if (a >= os.size()) throw std::logic_error("segment output has no axis " + std::to_string(axis));
+    os[a] = 0;
+    for (const auto& p : parts) os[a] += p.tensor().shape.at(a);
+    Tensor o = make_tensor(first.tensor().dtype, os);
+    int64_t outer = 1, inner = 1;
+    for (size_t k = 0; k < a; ++k) outer *= os[k];
+    for (size_t k = a + 1; k < os.size(); ++k) inner *= os[k];
+    int64_t begin = 0;
+    for (const auto& p : parts) {
+      const Tensor& t = p.tensor();
+      const int64_t m = t.shape[a];
+      for (int64_t o1 = 0; o1 < outer; ++o1)
+        for (int64_t j = 0; j < m; ++j)
+          for (int64_t i = 0; i < inner; ++i)
+            o.bits[static_cast<size_t>((o1 * os[a] + begin + j) * inner + i)] = t.bits[static_cast<size_t>((o1 * m + j) * inner + i)];
+      begin += m;
+    }
+    return o;
+  }
+  auto component = [&](size_t i) {
+    std::vector<Value> c;
+    for (const auto& p : parts) c.push_back(p.is_tuple() ? p.tuple().elems.at(i) : p.record().elems.at(i));
+    return concat_range(c, axis);
+  };
+  if (first.is_tuple()) {
+    TupleV t;
+    for (size_t i = 0; i < first.tuple().elems.size(); ++i) t.elems.push_back(component(i));
+    return t;
+  }
+  if (first.is_record()) {
+    RecordV r;
+    r.names = first.record().names;
+    for (size_t i = 0; i < first.record().elems.size(); ++i) r.elems.push_back(component(i));
+    return r;
+  }
+  throw std::logic_error("segment output leaf is not a tensor");
+}
+
 static void put_rec(Value& out, int64_t axis, int64_t pos, const Value& acc) {
   if (out.is_tensor()) {
     if (!out.unique_tensor()) out = Value(Tensor(out.tensor()));  // copy-on-write: values are immutable

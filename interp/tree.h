@@ -14,6 +14,9 @@ namespace kir::interp {
 Value take_slice(const Value& src, const std::vector<int64_t>& axes, const Shape& at);
 // Leaves cut to [begin, end) along `axis`.
 Value slice_range(const Value& src, int64_t axis, int64_t begin, int64_t end);
+// The per-segment values `parts` (same structure and dtypes, leaves cut along `axis`) joined
+// along `axis` in order: the inverse of slice_range over consecutive ranges.
+Value concat_range(const std::vector<Value>& parts, int64_t axis);
 // Writes `acc` (the schema of take_slice(out, {axis}, {pos})) into every leaf of `out` at `pos`.
 void put_slice(Value& out, int64_t axis, int64_t pos, const Value& acc);
 // A value shaped like `src` (same structure, shapes and dtypes), zero bits.

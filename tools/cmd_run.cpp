@@ -7,7 +7,8 @@
 // an intermediate value; --envelope prints one envelope-log line (interp/envelope_log.h) per
 // reduce/scan/contract execution; --policy parallel=canonical|reverse|shuffle:SEED picks the
 // order of the points of every parallel, --policy atomics=interleaved:SEED interleaves their
-// atomics under a seeded scheduler; --check-laws checks the seed-section-9 laws of every
+// atomics under a seeded scheduler, --policy region=whole|element|random:SEED segments every
+// region_fold/region_scan; --check-laws checks the seed-section-9 laws of every
 // region_fold/region_scan executed (random segmentations from --seed) and prints the report,
 // exit 1 when a law breaks.
 // Surface files are normalized first. Exit: 0 ok, 1 error, 2 usage.
@@ -106,7 +107,22 @@ int run(const RunArgs& a) {
     }
     for (const auto& p : a.policies) {
       const std::string usage =
-          "--policy takes parallel=canonical|reverse|shuffle:SEED or atomics=sequential|interleaved:SEED, got '" + p + "'";
+          "--policy takes parallel=canonical|reverse|shuffle:SEED, atomics=sequential|interleaved:SEED or "
+          "region=whole|element|random:SEED, got '" + p + "'";
+      auto seed_of = [](const std::string& v, uint64_t& out) {
+        if (v.empty() || v.size() > 19 || v.find_first_not_of("0123456789") != std::string::npos) return false;
+        out = std::stoull(v);
+        return true;
+      };
+      if (p == "region=whole" || p == "region=element") {
+        opts.segmentation = p == "region=whole" ? interp::Segmentation::Whole : interp::Segmentation::PerElement;
+        continue;
+      }
+      if (p.rfind("region=random:", 0) == 0) {
+        if (!seed_of(p.substr(14), opts.segmentation_seed)) return fail_usage(usage);
+        opts.segmentation = interp::Segmentation::Random;
+        continue;
+      }
       if (p == "atomics=sequential") {
         opts.atomic_schedule = interp::AtomicSchedule::Sequential;
         continue;
@@ -188,7 +204,8 @@ void register_run_command(CLI::App& app, int& exit_code) {
   run_cmd->add_option("--break-on", args.break_on, "Stop at the first op producing nan or inf");
   run_cmd->add_option("--dump", args.dumps, "Print every definition of value %NAME with all its elements (repeatable)");
   run_cmd->add_option("--policy", args.policies,
-                      "parallel=canonical|reverse|shuffle:SEED (order of parallel points); atomics=sequential|interleaved:SEED");
+                      "parallel=canonical|reverse|shuffle:SEED (order of parallel points); atomics=sequential|interleaved:SEED; "
+                      "region=whole|element|random:SEED (segmentation of region_fold/region_scan)");
   run_cmd->add_flag("--check-laws", args.check_laws,
                     "Check the laws of every region_fold/region_scan under several segmentations (exit 1 when one breaks)");
   run_cmd->callback([&exit_code] { exit_code = run(args); });

@@ -72,3 +72,59 @@ TEST_CASE("render_elements nests like NumPy and truncates", "[interp]") {
   CHECK(render_elements(Value(t)) == "[[1, 2, 3], [4, 5, 6]]");
   CHECK(render_elements(Value(t), 4) == "[[1, 2, 3], [4, ...]]");
 }
+
+// region_fold over [1, 2, 3, 4, 5] with summarize = sum of the slice and combine = add: every
+// segmentation gives 15 exactly (small integers in f32); a non-associative combine (a - b) shows
+// the segmentation: whole = summarize alone = 15, per element = ((((1-2)-3)-4)-5) = -13.
+TEST_CASE("the region policy picks the segmentation of region_fold", "[interp][cli][L9.1]") {
+  const std::string kernel = R"(fn @summ(%x: f32[S]) -> f32 {
+  %z = const() {value = 0.0} : f32
+  %r = reduce(%x, %z) {axes = [0], combine = @add} : f32
+  return(%r)
+}
+
+fn @add(%a: f32, %b: f32) -> f32 {
+  %r = add(%a, %b) : f32
+  return(%r)
+}
+
+fn @COMBINE(%a: f32, %b: f32) -> f32 {
+  %r = OP(%a, %b) : f32
+  return(%r)
+}
+
+kernel @k(%y: Out<f32[1]>) {
+  %zero = const() {value = 0} : index
+  %five = const() {value = 5} : index
+  %d = domain(%zero, %five) : domain<5>
+  %i = indices(%d) : index[5]
+  %f = cast(%i) : f32[5]
+  %one = const() {value = 1.0} : f32
+  %ones = broadcast(%one) {dims = []} : f32[5]
+  %x = add(%f, %ones) : f32[5]
+  %id = const() {value = 0.0} : f32
+  %s = region_fold(%x, %id) {axis = 0, combine = @COMBINE, segments = [1, 1, 0], summarize = @summ} : f32
+  %o = relation(%zero) : relation<1 -> []>
+  view.store(%y, %o, %s)
+}
+)";
+  auto with = [&](const std::string& op) {
+    std::string t = kernel;
+    for (size_t p; (p = t.find("OP(")) != std::string::npos;) t.replace(p, 2, op);
+    return t;
+  };
+  const std::string sum = write_tmp("seg_sum.kir", with("add"));
+  const std::string diff = write_tmp("seg_diff.kir", with("sub"));
+  for (const char* policy : {"region=whole", "region=element", "region=random:7"}) {
+    auto r = kir::test::run_kir("run " + sum + " --policy " + policy);
+    INFO(policy << "\n" << r.out);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("%y: f32[1] {15}") != std::string::npos);
+  }
+  auto whole = kir::test::run_kir("run " + diff + " --policy region=whole");
+  CHECK(whole.out.find("%y: f32[1] {15}") != std::string::npos);
+  auto per = kir::test::run_kir("run " + diff + " --policy region=element");
+  INFO(per.out);
+  CHECK(per.out.find("%y: f32[1] {-13}") != std::string::npos);
+  CHECK(kir::test::run_kir("run " + sum + " --policy region=random:x").code == 2);
+}
