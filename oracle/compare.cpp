@@ -4,30 +4,12 @@
 #include <cmath>
 #include <sstream>
 
+#include "interp/value.h"
 #include "numerics/format.h"
 #include "numerics/scalar.h"
 #include "numerics/value_text.h"
 
 namespace kir::oracle {
-namespace {
-
-std::string coord_text(const std::vector<int64_t>& c) {
-  std::string s = "(";
-  for (size_t i = 0; i < c.size(); ++i) s += (i ? ", " : "") + std::to_string(c[i]);
-  return s + ")";
-}
-
-std::vector<int64_t> unravel_index(int64_t flat, const std::vector<int64_t>& shape) {
-  std::vector<int64_t> c(shape.size(), 0);
-  for (size_t i = shape.size(); i-- > 0;) {
-    if (shape[i] == 0) break;
-    c[i] = flat % shape[i];
-    flat /= shape[i];
-  }
-  return c;
-}
-
-}  // namespace
 
 std::string Tolerance::str() const {
   std::ostringstream os;
@@ -38,7 +20,7 @@ std::string Tolerance::str() const {
 
 std::string Comparison::str() const {
   if (ok()) return "all " + std::to_string(elements) + " elements agree";
-  return std::to_string(mismatches) + " of " + std::to_string(elements) + " elements differ; worst at " + coord_text(worst_coord) +
+  return std::to_string(mismatches) + " of " + std::to_string(elements) + " elements differ; worst at " + interp::coord_str(worst_coord) +
          ": got " + worst_got + ", reference " + worst_want + " (" + worst_distance + ")";
 }
 
@@ -74,7 +56,7 @@ Comparison compare_elements(DType d, const std::vector<int64_t>& shape, std::spa
   }
   if (worst_i >= 0) {
     const uint64_t a = got[static_cast<size_t>(worst_i)], b = want[static_cast<size_t>(worst_i)];
-    c.worst_coord = unravel_index(worst_i, shape);
+    c.worst_coord = interp::unravel(worst_i, shape);
     c.worst_got = num::format_value(num::Scalar{d, a});
     c.worst_want = num::format_value(num::Scalar{d, b});
     if (!fp) c.worst_distance = std::string(name(d)) + " must match exactly";

@@ -109,9 +109,14 @@ int run(const RunArgs& a) {
       const std::string usage =
           "--policy takes parallel=canonical|reverse|shuffle:SEED, atomics=sequential|interleaved:SEED or "
           "region=whole|element|random:SEED, got '" + p + "'";
+      // SEED: decimal digits of a uint64 (one parser for every seeded policy).
       auto seed_of = [](const std::string& v, uint64_t& out) {
-        if (v.empty() || v.size() > 19 || v.find_first_not_of("0123456789") != std::string::npos) return false;
-        out = std::stoull(v);
+        if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) return false;
+        try {
+          out = std::stoull(v);
+        } catch (...) {
+          return false;
+        }
         return true;
       };
       if (p == "region=whole" || p == "region=element") {
@@ -128,24 +133,17 @@ int run(const RunArgs& a) {
         continue;
       }
       if (p.rfind("atomics=interleaved:", 0) == 0) {
-        const std::string seed = p.substr(20);
-        if (seed.empty() || seed.size() > 19 || seed.find_first_not_of("0123456789") != std::string::npos) return fail_usage(usage);
+        if (!seed_of(p.substr(20), opts.atomic_seed)) return fail_usage(usage);
         opts.atomic_schedule = interp::AtomicSchedule::Interleaved;
-        opts.atomic_seed = std::stoull(seed);
         continue;
       }
       if (p.rfind("parallel=", 0) != 0) return fail_usage(usage);
       const std::string v = p.substr(9);
       if (v == "canonical") opts.parallel_order = interp::ParallelOrder::Canonical;
       else if (v == "reverse") opts.parallel_order = interp::ParallelOrder::Reverse;
-      else if (v.rfind("shuffle:", 0) == 0 && v.size() > 8 && v.find_first_not_of("0123456789", 8) == std::string::npos) {
-        try {
-          opts.policy_seed = std::stoull(v.substr(8));
-        } catch (...) {
-          return fail_usage(usage);
-        }
+      else if (v.rfind("shuffle:", 0) == 0 && seed_of(v.substr(8), opts.policy_seed))
         opts.parallel_order = interp::ParallelOrder::Shuffle;
-      } else return fail_usage(usage);
+      else return fail_usage(usage);
     }
     for (std::string d : a.dumps) {
       if (!d.empty() && d[0] == '%') d = d.substr(1);

@@ -241,10 +241,9 @@ class ParityChecker {
     for (size_t i = 0; i < params.size(); ++i) {
       const KValue& v = *params[i];
       auto it = pos.find(v.name);
-      if (it == pos.end() && v.name.rfind("present_", 0) == 0) {
-        // A presence flag (kir spec run sets it): `constexpr %present_<t>: bool` for an optional
-        // input or nullable output t.
-        const TensorDecl* t = op_.tensor(v.name.substr(8));
+      if (std::string of = presence_flag_target(v.name); it == pos.end() && !of.empty()) {
+        // A presence flag: `constexpr %present_<t>: bool` for an optional input or nullable output t.
+        const TensorDecl* t = op_.tensor(of);
         const bool optional = t && (t->optional != TensorDecl::Opt::No || t->nullable);
         if (!optional)
           err(op_.loc, kname() + " parameter " + where(v) + " is a presence flag of no optional input or nullable output", "P2");
@@ -687,6 +686,11 @@ bool is_file(const std::filesystem::path& p) {
 }
 
 }  // namespace
+
+std::string presence_flag_target(const std::string& param) {
+  static const std::string prefix = "present_";
+  return param.size() > prefix.size() && param.compare(0, prefix.size(), prefix) == 0 ? param.substr(prefix.size()) : "";
+}
 
 std::string paired_kernel_path(const OpSpec& op) {
   namespace fs = std::filesystem;

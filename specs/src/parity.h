@@ -12,6 +12,10 @@
 
 namespace kir::specs {
 
+// The tensor a kernel parameter is the presence flag of (`%present_<t>` -> "t"), or "" when the
+// name is no presence flag. kir spec run sets such a constexpr bool to whether t is present.
+std::string presence_flag_target(const std::string& param);
+
 // The paired kernel file of an op, or "" when it has none.
 std::string paired_kernel_path(const OpSpec& op);
 
