@@ -174,4 +174,14 @@ std::optional<int64_t> Extent::evaluate(
   return total;
 }
 
+std::vector<std::pair<int64_t, std::vector<AtomRef>>> Extent::monomials() const {
+  std::vector<std::pair<int64_t, std::vector<AtomRef>>> out;
+  for (const auto& [m, c] : terms_) {
+    std::vector<AtomRef> atoms;
+    for (const auto& key : m) atoms.push_back(atoms_.at(key));
+    out.emplace_back(c, std::move(atoms));
+  }
+  return out;
+}
+
 }  // namespace kir

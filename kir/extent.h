@@ -46,6 +46,9 @@ class Extent {
   Extent substitute(const std::map<std::string, Extent>& binding) const;
   // Evaluate with a value for each symbol; nullopt if a symbol is unbound or a division by zero.
   std::optional<int64_t> evaluate(const std::function<std::optional<int64_t>(const std::string&)>& lookup) const;
+  // The polynomial itself, for code generators: one entry per monomial, its coefficient and its
+  // atoms (repeated for powers), in canonical order.
+  std::vector<std::pair<int64_t, std::vector<AtomRef>>> monomials() const;
 
  private:
   using Monomial = std::vector<std::string>;  // sorted atom keys

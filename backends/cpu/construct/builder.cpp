@@ -1,0 +1,374 @@
+// The construction driver (builder.h): kernel parameters become ABI views, extent symbols and
+// scalar parameters; regions are constructed op by op through the family handlers; helpers are
+// inlined with their extent symbols bound from the arguments' shapes.
+#include "backends/cpu/construct/builder.h"
+
+#include <sstream>
+
+#include "numerics/scalar.h"
+
+namespace kir::cpu {
+
+DType value_dtype(const Type& t) {
+  if (t.is(TypeKind::Enum)) return DType::I64;
+  return t.dtype();
+}
+
+Builder::Builder(const Module& m, Program& p) : module_(m), prog_(p) {
+  register_value_ops(handlers_);
+  register_domain_ops(handlers_);
+  register_control_ops(handlers_);
+  register_memory_ops(handlers_);
+  register_structured_ops(handlers_);
+}
+
+const CValue& Builder::get(const kir::Value* v) const {
+  auto it = frames_.back().values.find(v);
+  if (it == frames_.back().values.end())
+    throw BackendError("internal: value %" + v->name + " used before construction");
+  return it->second;
+}
+
+void Builder::set(const kir::Value* v, CValue c) {
+  if (c.kind == CValue::Kind::Scalar && v->type.is_scalar() && v->type.dtype() == DType::Index)
+    frames_.back().symbols["%" + v->name] = c.scalar;
+  frames_.back().values[v] = std::move(c);
+}
+
+void Builder::emit(StmtP s) {
+  if (scalar_mode()) throw BackendError("internal: statement emitted in scalar mode");
+  block_->push_back(std::move(s));
+}
+
+void Builder::with_block(std::vector<StmtP>& into, const std::function<void()>& f) {
+  auto* saved = block_;
+  block_ = &into;
+  try {
+    f();
+  } catch (...) {
+    block_ = saved;
+    throw;
+  }
+  block_ = saved;
+}
+
+int32_t Builder::origin(const Operation& op) { return prog_.add_origin(op); }
+
+void Builder::fail(const Operation& op, const std::string& message) const {
+  throw BackendError(op.loc.str() + ": error[backend]: " + message + " (op `" + op.name + "`)");
+}
+
+void Builder::not_implemented(const Operation& op, const std::string& what) const {
+  throw BackendError(op.loc.str() + ": error[backend]: not implemented: " + what + " on the CPU backend");
+}
+
+ExprP Builder::extent_expr(const Operation& op, const Extent& e) {
+  ExprP total = make_index(0);
+  for (const auto& [coef, atoms] : e.monomials()) {
+    ExprP term = make_index(coef);
+    for (const auto& a : atoms) {
+      ExprP f;
+      if (a->kind == ExtentAtom::Kind::Symbol) {
+        auto& syms = frames_.back().symbols;
+        auto it = syms.find(a->name);
+        if (it == syms.end()) fail(op, "extent `" + a->name + "` is not bound here");
+        f = it->second;
+      } else {
+        // floordiv of an index: the language's floor division of non-negative extents.
+        ExprP n = extent_expr(op, a->num), d = extent_expr(op, a->den);
+        f = make_binary("floordiv", n, d);
+      }
+      term = index_mul(term, f);
+    }
+    total = index_add(total, term);
+  }
+  return total;
+}
+
+std::vector<ExprP> Builder::shape_of(const Operation& op, const Type& t) {
+  std::vector<ExprP> s;
+  for (const auto& e : t.shape()) s.push_back(extent_expr(op, e));
+  return s;
+}
+
+BufId Builder::new_local(const std::string& name, DType d, std::vector<ExprP> shape) {
+  Buffer b;
+  b.name = name;
+  b.kind = BufKind::Local;
+  b.dtype = d;
+  b.shape = std::move(shape);
+  return prog_.add_buffer(std::move(b));
+}
+
+ExprP Builder::element(const CValue& v, const std::vector<ExprP>& coords) const {
+  if (v.kind == CValue::Kind::Scalar || v.kind == CValue::Kind::Enum) return v.scalar;
+  if (v.kind != CValue::Kind::Tensor) throw BackendError("internal: element of a non-tensor value");
+  const Buffer& b = prog_.buf(v.buf);
+  if (b.shape.size() > coords.size()) throw BackendError("internal: element needs " + std::to_string(b.shape.size()) + " coordinates");
+  std::vector<ExprP> idx(coords.end() - static_cast<std::ptrdiff_t>(b.shape.size()), coords.end());
+  return make_load(v.buf, b.dtype, std::move(idx));
+}
+
+CValue Builder::compute(const Operation& op, const std::string& name, DType d, std::vector<ExprP> shape,
+                        const std::function<ExprP(const std::vector<ExprP>&)>& value) {
+  BufId b = new_local(name, d, shape);
+  auto s = make_stmt(StmtKind::Compute, origin(op));
+  s->buf = b;
+  std::vector<ExprP> coords;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    VarId c = prog_.add_var("c" + std::to_string(k), DType::Index, VarRole::Loop);
+    s->coords.push_back(c);
+    coords.push_back(make_var(c, DType::Index));
+  }
+  s->extents = std::move(shape);
+  s->value = value(coords);
+  if (s->value->dtype != d) fail(op, "internal: computed dtype mismatch");
+  emit(std::move(s));
+  return CValue::of_tensor(b);
+}
+
+CValue Builder::let(const std::string& name, ExprP e) {
+  if (scalar_mode() || e->kind == ExprKind::Const || e->kind == ExprKind::Var) return CValue::of_scalar(e);
+  VarId v = prog_.add_var(name, e->dtype, VarRole::Let);
+  auto s = make_stmt(StmtKind::Let, e->op_id);
+  s->var = v;
+  s->value = e;
+  emit(std::move(s));
+  return CValue::of_scalar(make_var(v, e->dtype));
+}
+
+const Function& Builder::helper(const Operation& op, const std::string& attr) const {
+  const Attribute* a = op.attr(attr);
+  if (!a) fail(op, "missing attribute `" + attr + "`");
+  const Function* f = module_.find_function(a->s);
+  if (!f) fail(op, "unknown helper @" + a->s);
+  return *f;
+}
+
+void Builder::leaves(const CValue& v, std::vector<const CValue*>& out) {
+  if (v.kind == CValue::Kind::Tuple || v.kind == CValue::Kind::Record) {
+    for (const auto& e : v.elems) leaves(e, out);
+  } else {
+    out.push_back(&v);
+  }
+}
+
+void Builder::type_leaves(const Type& t, std::vector<Type>& out) {
+  if (t.is(TypeKind::Tuple)) {
+    for (const auto& e : t.elements()) type_leaves(e, out);
+  } else if (t.is(TypeKind::Record)) {
+    for (const auto& [n, e] : t.fields()) type_leaves(e, out);
+  } else {
+    out.push_back(t);
+  }
+}
+
+CValue Builder::from_leaves(const Type& t, std::vector<CValue>::const_iterator& it) {
+  if (t.is(TypeKind::Tuple)) {
+    CValue v;
+    v.kind = CValue::Kind::Tuple;
+    for (const auto& e : t.elements()) v.elems.push_back(from_leaves(e, it));
+    return v;
+  }
+  if (t.is(TypeKind::Record)) {
+    CValue v;
+    v.kind = CValue::Kind::Record;
+    for (const auto& [n, e] : t.fields()) {
+      v.names.push_back(n);
+      v.elems.push_back(from_leaves(e, it));
+    }
+    return v;
+  }
+  return *it++;
+}
+
+void Builder::bind_symbols(const Type& param, const CValue& arg) {
+  auto& syms = frames_.back().symbols;
+  auto bind_shape = [&](const Type& t, const std::vector<ExprP>& shape) {
+    const auto& ext = t.shape();
+    for (size_t k = 0; k < ext.size() && k < shape.size(); ++k)
+      if (ext[k].is_symbol() && !syms.count(ext[k].symbol_name())) syms[ext[k].symbol_name()] = shape[k];
+  };
+  switch (arg.kind) {
+    case CValue::Kind::Tensor:
+    case CValue::Kind::View:
+    case CValue::Kind::LogicalBuffer:
+      if (param.is_tensor() || param.is(TypeKind::View) || param.is(TypeKind::Buffer))
+        bind_shape(param, prog_.buf(arg.buf).shape);
+      break;
+    case CValue::Kind::Tuple:
+      if (param.is(TypeKind::Tuple))
+        for (size_t i = 0; i < arg.elems.size() && i < param.elements().size(); ++i)
+          bind_symbols(param.elements()[i], arg.elems[i]);
+      break;
+    case CValue::Kind::Record:
+      if (param.is(TypeKind::Record))
+        for (size_t i = 0; i < arg.elems.size() && i < param.fields().size(); ++i)
+          bind_symbols(param.fields()[i].second, arg.elems[i]);
+      break;
+    case CValue::Kind::Domain:
+      if ((param.is(TypeKind::Domain) || param.is(TypeKind::Subregion)) && param.extent().is_symbol() &&
+          !syms.count(param.extent().symbol_name()))
+        syms[param.extent().symbol_name()] = arg.count;
+      break;
+    case CValue::Kind::Relation:
+      if (param.is(TypeKind::Relation)) {
+        const auto& ext = param.shape();
+        for (size_t k = 0; k < ext.size() && k < arg.rel_shape.size(); ++k)
+          if (ext[k].is_symbol() && !syms.count(ext[k].symbol_name())) syms[ext[k].symbol_name()] = arg.rel_shape[k];
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+void Builder::build_kernel(const Function& kernel, const Specialization& spec) {
+  prog_.kernel = kernel.name;
+  prog_.body.kind = StmtKind::Block;
+  block_ = &prog_.body.body;
+  frames_.push_back({});
+  frames_.back().fn = &kernel;
+  auto& syms = frames_.back().symbols;
+  // Extent symbols of the view parameters, in order of first appearance.
+  for (const kir::Value* p : kernel.params()) {
+    if (!p->type.is(TypeKind::View)) continue;
+    for (const auto& e : p->type.shape())
+      for (const auto& s : e.symbols())
+        if (s[0] != '%' && !syms.count(s)) {
+          VarId v = prog_.add_var(s, DType::Index, VarRole::Symbol);
+          prog_.var(v).param = static_cast<int>(prog_.symbols.size());
+          prog_.symbols.push_back(s);
+          prog_.symbol_vars.push_back(v);
+          syms[s] = make_var(v, DType::Index);
+        }
+  }
+  for (const kir::Value* p : kernel.params()) {
+    const Type& t = p->type;
+    if (t.is(TypeKind::View)) {
+      Buffer b;
+      b.name = p->name;
+      b.kind = BufKind::View;
+      b.dtype = t.dtype();
+      b.access = t.access();
+      b.param = static_cast<int>(prog_.view_params.size());
+      for (const auto& e : t.shape()) b.extent_names.push_back(e.str());
+      if (t.strides()) {
+        std::vector<int64_t> st;
+        bool all = true;
+        for (const auto& e : *t.strides()) {
+          auto c = e.constant_value();
+          if (!c) all = false; else st.push_back(*c);
+        }
+        if (all) b.static_strides = st;
+      }
+      if (t.offset() && t.offset()->constant_value()) b.static_offset = *t.offset()->constant_value();
+      // Distinct parameters are distinct resources unless both only read (ABI fact).
+      b.may_alias_outputs = false;
+      Operation dummy;
+      dummy.loc = p->loc;
+      b.shape = shape_of(dummy, t);
+      BufId id = prog_.add_buffer(std::move(b));
+      prog_.view_params.push_back(id);
+      CValue v;
+      v.kind = CValue::Kind::View;
+      v.buf = id;
+      set(p, v);
+    } else if (p->is_constexpr || t.is(TypeKind::Enum)) {
+      auto it = spec.constexprs.find(p->name);
+      uint64_t bits = 0;
+      if (it != spec.constexprs.end()) {
+        bits = it->second;
+      } else if (p->default_value) {
+        const Attribute& a = *p->default_value;
+        if (a.kind == Attribute::Kind::Bool) bits = a.b ? 1 : 0;
+        else if (a.kind == Attribute::Kind::Int) bits = static_cast<uint64_t>(static_cast<int64_t>(a.i));
+        else if (a.kind == Attribute::Kind::EnumMember) {
+          const EnumDecl* ed = module_.find_enum(a.s);
+          for (const auto& [n, val] : ed ? ed->members : std::vector<std::pair<std::string, int64_t>>{})
+            if (n == a.member) bits = static_cast<uint64_t>(val);
+        } else {
+          throw BackendError(p->loc.str() + ": error[backend]: constexpr parameter %" + p->name + " has an unsupported default");
+        }
+      } else {
+        throw BackendError(p->loc.str() + ": error[backend]: constexpr parameter %" + p->name + " has no value");
+      }
+      CValue v = CValue::of_scalar(make_const(value_dtype(t), bits));
+      if (t.is(TypeKind::Enum)) v.kind = CValue::Kind::Enum;
+      set(p, v);
+    } else if (t.is_scalar()) {
+      VarId v = prog_.add_var(p->name, t.dtype(), VarRole::Scalar);
+      prog_.var(v).param = static_cast<int>(prog_.scalar_params.size());
+      prog_.scalar_params.push_back(v);
+      set(p, CValue::of_scalar(make_var(v, t.dtype())));
+    } else {
+      throw BackendError(p->loc.str() + ": error[backend]: not implemented: kernel parameter of type " + t.str() +
+                         " on the CPU backend");
+    }
+  }
+  build_region(kernel.body);
+  frames_.pop_back();
+}
+
+const Operation* Builder::build_region(const Region& r) {
+  for (const auto& op : r.ops) {
+    const std::string& n = op->name;
+    if (n == "yield" || n == "return" || n == "condition" || n == "break" || n == "continue") return op.get();
+    build_op(*op);
+  }
+  return nullptr;
+}
+
+void Builder::build_op(const Operation& op) {
+  auto it = handlers_.find(op.name);
+  if (it == handlers_.end()) not_implemented(op, "`" + op.name + "`");
+  it->second(*this, op);
+}
+
+std::vector<CValue> Builder::inline_call(const Operation& site, const Function& fn, const std::vector<CValue>& args) {
+  if (frames_.size() > 64) fail(site, "helper calls nest deeper than 64 (recursion is not supported)");
+  frames_.push_back({});
+  frames_.back().fn = &fn;
+  const auto& params = fn.body.args;
+  if (params.size() != args.size()) fail(site, "helper @" + fn.name + " called with the wrong number of arguments");
+  for (size_t i = 0; i < params.size(); ++i) {
+    bind_symbols(params[i]->type, args[i]);
+    set(params[i].get(), args[i]);
+  }
+  std::vector<CValue> results;
+  try {
+    const Operation* term = build_region(fn.body);
+    if (!term || term->name != "return") fail(site, "helper @" + fn.name + " does not end in return");
+    for (const auto* v : term->operands) results.push_back(get(v));
+  } catch (...) {
+    frames_.pop_back();
+    throw;
+  }
+  frames_.pop_back();
+  return results;
+}
+
+std::vector<ExprP> Builder::inline_scalar(const Operation& site, const Function& fn, const std::vector<CValue>& args) {
+  ++scalar_mode_;
+  std::vector<CValue> res;
+  try {
+    res = inline_call(site, fn, args);
+  } catch (...) {
+    --scalar_mode_;
+    throw;
+  }
+  --scalar_mode_;
+  std::vector<ExprP> out;
+  for (const auto& r : res) {
+    std::vector<const CValue*> ls;
+    leaves(r, ls);
+    for (const auto* l : ls) {
+      if (!l->is_scalar() && l->kind != CValue::Kind::Enum)
+        not_implemented(site, "combine @" + fn.name + " whose result is not element-wise");
+      out.push_back(l->scalar);
+    }
+  }
+  return out;
+}
+
+}  // namespace kir::cpu

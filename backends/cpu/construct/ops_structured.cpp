@@ -1,0 +1,139 @@
+// Construction of structured ops (seed 000 §7, §8, §10): reduce, scan and contract become
+// Structured statements that keep their whole numeric contract — operand and result buffers,
+// axes / reduce and batch pairs, the accumulator dtype, the identity per result leaf and the
+// author combine lowered element-wise to scalar expressions over two accumulator variables.
+// Implementations (impl/) expand them into loops after selection.
+#include "backends/cpu/construct/builder.h"
+
+namespace kir::cpu {
+namespace {
+
+std::vector<CValue> leaf_values(const CValue& v) {
+  std::vector<const CValue*> ls;
+  Builder::leaves(v, ls);
+  std::vector<CValue> out;
+  for (const auto* l : ls) out.push_back(*l);
+  return out;
+}
+
+// Scalar variables standing for one accumulator (one per leaf of `t`), and the aggregate.
+CValue accumulator_vars(Builder& B, const Type& t, const std::string& prefix, std::vector<VarId>& vars) {
+  std::vector<Type> lt;
+  Builder::type_leaves(t, lt);
+  std::vector<CValue> leaves;
+  for (size_t i = 0; i < lt.size(); ++i) {
+    DType d = value_dtype(lt[i]);
+    VarId v = B.program().add_var(prefix + std::to_string(i), d, VarRole::Let);
+    vars.push_back(v);
+    CValue c = CValue::of_scalar(make_var(v, d));
+    if (lt[i].is(TypeKind::Enum)) c.kind = CValue::Kind::Enum;
+    leaves.push_back(c);
+  }
+  auto it = leaves.cbegin();
+  return Builder::from_leaves(t, it);
+}
+
+// Shared by reduce and scan: the Structured op with operands, identity, results and combine.
+void fold_op(Builder& B, const Operation& op, const std::string& kind, const Type& acc_type) {
+  auto st = std::make_shared<StructuredOp>();
+  st->kind = kind;
+  st->attrs = op.attrs;
+  const Function& combine = B.helper(op, "combine");
+  for (const auto& l : leaf_values(B.get(op.operands[0]))) {
+    if (!l.is_tensor()) B.not_implemented(op, kind + " of a scalar source");
+    st->operands.push_back(l.buf);
+  }
+  // Result buffers, shaped from the result type.
+  std::vector<Type> rtypes;
+  Builder::type_leaves(op.result()->type, rtypes);
+  std::vector<CValue> results;
+  for (size_t i = 0; i < rtypes.size(); ++i) {
+    DType d = value_dtype(rtypes[i]);
+    std::vector<ExprP> shape = rtypes[i].is_tensor() ? B.shape_of(op, rtypes[i]) : std::vector<ExprP>{};
+    BufId b = B.new_local(op.result()->name + (rtypes.size() > 1 ? "_" + std::to_string(i) : ""), d, shape);
+    st->results.push_back(b);
+    results.push_back(CValue::of_tensor(b));
+  }
+  st->acc = B.program().buf(st->results[0]).dtype;
+  // Identity per leaf over the accumulator coordinates.
+  std::vector<Type> atypes;
+  Builder::type_leaves(acc_type, atypes);
+  size_t arank = atypes.empty() || !atypes[0].is_tensor() ? 0 : atypes[0].rank();
+  std::vector<ExprP> coords;
+  for (size_t k = 0; k < arank; ++k) {
+    VarId v = B.program().add_var("a" + std::to_string(k), DType::Index, VarRole::Loop);
+    st->coords.push_back(v);
+    coords.push_back(make_var(v, DType::Index));
+  }
+  for (const auto& l : leaf_values(B.get(op.operands[1]))) st->init.push_back(B.element(l, coords));
+  // The combine, element-wise: combine(lhs, rhs, captures...).
+  std::vector<CValue> args;
+  args.push_back(accumulator_vars(B, acc_type, "lhs", st->combine_lhs));
+  args.push_back(accumulator_vars(B, acc_type, "rhs", st->combine_rhs));
+  for (size_t i = 2; i < op.operands.size(); ++i) {
+    const CValue& c = B.get(op.operands[i]);
+    if (!c.is_scalar() && c.kind != CValue::Kind::Enum) B.not_implemented(op, kind + " with a tensor capture");
+    args.push_back(c);
+  }
+  st->combine = B.inline_scalar(op, combine, args);
+  if (st->combine.size() != st->results.size()) B.fail(op, "combine result count mismatch");
+  auto s = make_stmt(StmtKind::Structured, B.origin(op));
+  s->structured = st;
+  B.emit(std::move(s));
+  // Scalar results are read back from their rank-0 buffers.
+  std::vector<CValue> out;
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (rtypes[i].is_tensor()) {
+      out.push_back(results[i]);
+    } else {
+      CValue c = B.let(op.result()->name, make_load(results[i].buf, B.program().buf(results[i].buf).dtype, {}));
+      if (rtypes[i].is(TypeKind::Enum)) c.kind = CValue::Kind::Enum;
+      out.push_back(c);
+    }
+  }
+  auto it = out.cbegin();
+  B.set(op.result(), Builder::from_leaves(op.result()->type, it));
+}
+
+void op_reduce(Builder& B, const Operation& op) {
+  if (B.scalar_mode()) B.not_implemented(op, "reduce inside a combine helper");
+  fold_op(B, op, "reduce", op.result()->type);
+}
+
+void op_scan(Builder& B, const Operation& op) {
+  if (B.scalar_mode()) B.not_implemented(op, "scan inside a combine helper");
+  // The accumulator is the identity's type (the source less the scan axis).
+  fold_op(B, op, "scan", op.operands[1]->type);
+}
+
+void op_contract(Builder& B, const Operation& op) {
+  if (B.scalar_mode()) B.not_implemented(op, "contract inside a combine helper");
+  auto st = std::make_shared<StructuredOp>();
+  st->kind = "contract";
+  st->attrs = op.attrs;
+  for (size_t i = 0; i < 2; ++i) {
+    const CValue& v = B.get(op.operands[i]);
+    if (!v.is_tensor()) B.not_implemented(op, "contract of a scalar operand");
+    st->operands.push_back(v.buf);
+  }
+  const Type& rt = op.result()->type;
+  std::vector<ExprP> shape = rt.is_tensor() ? B.shape_of(op, rt) : std::vector<ExprP>{};
+  BufId r = B.new_local(op.result()->name, value_dtype(rt), shape);
+  st->results.push_back(r);
+  st->acc = value_dtype(rt);
+  auto s = make_stmt(StmtKind::Structured, B.origin(op));
+  s->structured = st;
+  B.emit(std::move(s));
+  if (rt.is_tensor()) B.set(op.result(), CValue::of_tensor(r));
+  else B.set(op.result(), B.let(op.result()->name, make_load(r, st->acc, {})));
+}
+
+}  // namespace
+
+void register_structured_ops(std::map<std::string, OpHandler>& t) {
+  t["reduce"] = op_reduce;
+  t["scan"] = op_scan;
+  t["contract"] = op_contract;
+}
+
+}  // namespace kir::cpu

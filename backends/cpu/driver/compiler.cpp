@@ -1,0 +1,127 @@
+// The pipeline of the CPU backend (compiler.h): construct → fusion → select → expand → fusion
+// → loop formation → task partition → lifetime → verify → serialize → build → load.
+#include "backends/cpu/driver/compiler.h"
+
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+#include "backends/cpu/ir/printer.h"
+#include "backends/cpu/ir/verifier.h"
+#include "backends/cpu/passes/pass.h"
+#include "backends/cpu/provider/cpp_serializer.h"
+#include "backends/cpu/provider/toolchain.h"
+#include "backends/cpu/runtime/capabilities.h"
+#include "backends/cpu/runtime/env.h"
+#include "backends/cpu/runtime/fp_env.h"
+
+namespace kir::cpu {
+namespace {
+
+const Toolchain& host_toolchain() {
+  static const Toolchain tc = detect_toolchain(rt::host_capabilities().march_flags());
+  return tc;
+}
+
+}  // namespace
+
+CompiledSource compile_to_source(const Module& m, const std::string& kernel, const CompileOptions& opt) {
+  const Function* fn = m.find_function(kernel);
+  if (!fn || !fn->is_kernel()) throw BackendError("no kernel @" + kernel + " in the module");
+  CompiledSource out;
+  Program& P = out.program;
+  Builder(m, P).build_kernel(*fn, opt.spec);
+  auto dump = [&](const std::string& after) {
+    if (opt.print_after_all) *opt.print_after_all << "// ----- CPU IR after " << after << "\n" << print(P) << "\n";
+  };
+  VerifyOptions vo;
+  if (opt.verify_each_pass) verify_or_throw(P, vo, "construct");
+  dump("construct");
+  std::vector<Pass> pipeline = {fusion_pass(), select_pass(), expand_pass(), fusion_pass(),
+                                loop_formation_pass(), task_partition_pass(), lifetime_pass()};
+  for (const auto& pass : pipeline) {
+    pass.run(P);
+    if (pass.name == "expand") vo.allow_structured = false;
+    if (pass.name == "loop-formation") vo.allow_compute = false;
+    if (pass.name == "lifetime") vo.require_resources = true;
+    if (opt.verify_each_pass || pass.name == "lifetime") verify_or_throw(P, vo, pass.name);
+    dump(pass.name);
+  }
+  // The entry point is named after the program itself, so that one shared object may hold
+  // many programs (batching) and a symbol never resolves to another program's code.
+  std::string body = serialize_cpp(P, "kir_entry");
+  out.key_material = "kir-cpu-provider/1\n" + print(P);
+  out.entry = "kir_entry_" + key_hash(body + out.key_material).substr(0, 24);
+  out.source = cpp_prelude() + serialize_cpp(P, out.entry);
+  if (!opt.emit_source_dir.empty()) {
+    std::filesystem::create_directories(opt.emit_source_dir);
+    std::ofstream(std::filesystem::path(opt.emit_source_dir) / (kernel + ".cpp")) << out.source;
+  }
+  return out;
+}
+
+NativeKernel::NativeKernel(CompiledSource src, ArtifactCache::Artifact artifact, std::shared_ptr<LoadedObject> object)
+    : src_(std::move(src)), artifact_(std::move(artifact)), object_(std::move(object)) {
+  entry_ = reinterpret_cast<int (*)(kir_call*)>(object_->symbol(src_.entry));
+}
+
+kir_fault NativeKernel::call(std::vector<kir_view>& views, const std::vector<uint64_t>& scalars,
+                             const std::vector<int64_t>& extents) const {
+  kir_fault fault{};
+  kir_call c{};
+  c.env = rt::default_env();
+  c.views = views.data();
+  c.nviews = static_cast<int64_t>(views.size());
+  c.scalars = scalars.data();
+  c.nscalars = static_cast<int64_t>(scalars.size());
+  c.extents = extents.data();
+  c.nextents = static_cast<int64_t>(extents.size());
+  c.fault = &fault;
+  if (views.size() != program().view_params.size() || scalars.size() != program().scalar_params.size() ||
+      extents.size() != program().symbols.size())
+    throw BackendError("native call of @" + program().kernel + ": wrong number of views, scalars or extents");
+  rt::FpEnvGuard guard;
+  entry_(&c);
+  return fault;
+}
+
+std::string NativeKernel::fault_origin(const kir_fault& f) const {
+  if (f.op < 0 || static_cast<size_t>(f.op) >= program().ops.size()) return "<unknown op>";
+  const auto& o = program().ops[static_cast<size_t>(f.op)];
+  return o.location + ": `" + o.name + "`";
+}
+
+std::string fault_message(const NativeKernel& k, const kir_fault& f) {
+  static const char* names[] = {"no fault",
+                                "integer division by zero",
+                                "integer overflow (INT_MIN / -1)",
+                                "shift amount out of range",
+                                "invalid cast (NaN, infinity or out of range)",
+                                "index out of bounds",
+                                "invalid value",
+                                "shape mismatch",
+                                "step budget exhausted (runaway while loop)",
+                                "allocation failed",
+                                "read of an undefined element",
+                                "conflicting writes"};
+  std::string what = f.code >= 0 && f.code < 12 ? names[f.code] : "fault " + std::to_string(f.code);
+  std::string loc = "<unknown>", op = "?";
+  if (f.op >= 0 && static_cast<size_t>(f.op) < k.program().ops.size()) {
+    loc = k.program().ops[static_cast<size_t>(f.op)].location;
+    op = k.program().ops[static_cast<size_t>(f.op)].name;
+  }
+  std::string at;
+  for (int64_t i = 0; i < f.rank && i < KIR_MAX_RANK; ++i) at += (i ? ", " : "") + std::to_string(f.coord[i]);
+  return loc + ": error[backend]: " + what + " in `" + op + "`" + (f.rank > 0 ? " at (" + at + ")" : "") +
+         " (native code of kernel @" + k.program().kernel + ")";
+}
+
+std::shared_ptr<NativeKernel> build_kernel(const Module& m, const std::string& kernel, const CompileOptions& opt) {
+  CompiledSource src = compile_to_source(m, kernel, opt);
+  ArtifactCache& cache = opt.cache ? *opt.cache : default_artifact_cache();
+  auto art = cache.build(src.source, src.key_material, host_toolchain());
+  auto obj = load_object(art.object);
+  return std::make_shared<NativeKernel>(std::move(src), std::move(art), std::move(obj));
+}
+
+}  // namespace kir::cpu

@@ -1,0 +1,69 @@
+// The CPU backend's public API (checklist C2, C12, C14): compile a kernel of a verified
+// canonical KIR module — construct the CPU IR, run the shared passes (verifying after each),
+// select and expand implementations, legalize, serialize C++ — build the artifact through the
+// on-disk cache, load it, and call it. Compile, load and call are separate steps; a call binds
+// the declared resources (views, scalars, extents), runs the tasks and joins before returning.
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/construct/builder.h"
+#include "backends/cpu/ir/cpu_ir.h"
+#include "backends/cpu/provider/artifact_cache.h"
+#include "backends/cpu/provider/loader.h"
+#include "backends/cpu/rt/kir_abi.h"
+
+namespace kir::cpu {
+
+struct CompileOptions {
+  Specialization spec;
+  std::ostream* print_after_all = nullptr;  // the program after construction and every pass
+  bool verify_each_pass = true;
+  std::string emit_source_dir;              // also write the generated C++ there
+  ArtifactCache* cache = nullptr;           // default_artifact_cache() when null
+};
+
+// A legalized program and its generated source (compile step).
+struct CompiledSource {
+  Program program;
+  std::string source;       // the whole translation unit
+  std::string entry;        // the entry point's symbol
+  std::string key_material;  // what the artifact depends on besides source and toolchain
+};
+
+CompiledSource compile_to_source(const Module& m, const std::string& kernel, const CompileOptions& opt = {});
+
+// A loaded artifact (load step).
+class NativeKernel {
+ public:
+  NativeKernel(CompiledSource src, ArtifactCache::Artifact artifact, std::shared_ptr<LoadedObject> object);
+  const Program& program() const { return src_.program; }
+  const CompiledSource& source() const { return src_; }
+  const ArtifactCache::Artifact& artifact() const { return artifact_; }
+  // Call step: binds the views (parameter order), the runtime scalars (bit patterns, parameter
+  // order) and the extent symbols (program().symbols order), runs under the default FP
+  // environment (the caller's is restored), and returns the fault (code 0 when none).
+  kir_fault call(std::vector<kir_view>& views, const std::vector<uint64_t>& scalars,
+                 const std::vector<int64_t>& extents) const;
+  // "f.kir:3:5: `div`" for a fault's op.
+  std::string fault_origin(const kir_fault& f) const;
+
+ private:
+  CompiledSource src_;
+  ArtifactCache::Artifact artifact_;
+  std::shared_ptr<LoadedObject> object_;
+  int (*entry_)(kir_call*) = nullptr;
+};
+
+// Compile, build through the cache, load.
+std::shared_ptr<NativeKernel> build_kernel(const Module& m, const std::string& kernel, const CompileOptions& opt = {});
+
+// A fault as a located message: "f.kir:3:5: error[backend]: integer division by zero in `div`
+// at (2, 5)".
+std::string fault_message(const NativeKernel& k, const kir_fault& f);
+
+}  // namespace kir::cpu

@@ -1,0 +1,35 @@
+// Implementations of structured computations (checklist C6, C7, C11): each declares the
+// computation it realizes and the numeric contract it keeps, when it applies (a reason when it
+// does not), and its expansion into real CPU IR (loops, scalars, stores) that goes on through
+// the later passes and the verifier. Selection (passes/select.cpp) binds exactly one applicable
+// implementation per Structured op and writes the binding into the op; expansion
+// (passes/expand.cpp) replaces the op by the implementation's statements.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/ir/cpu_ir.h"
+
+namespace kir::cpu {
+
+struct Implementation {
+  std::string name;         // "reduce.fold", written into StructuredOp::implementation
+  std::string computation;  // the Structured kind it realizes
+  std::string contract;     // the numeric contract it keeps, in words (docs, dumps)
+  // "" when applicable, otherwise why not (dtype, format, shape, capability ...).
+  std::function<std::string(const Program&, const StructuredOp&)> applicable;
+  // The statements replacing the Structured statement `s`.
+  std::function<std::vector<StmtP>(Program&, const Stmt& s)> expand;
+};
+
+const std::vector<Implementation>& implementations();
+const Implementation* find_implementation(const std::string& name);
+
+// Shared by the expansions: a loop nest over `extents` with the given coordinate variables
+// (created when `vars` is empty); `body` receives the innermost body list.
+StmtP loop_nest(Program& P, std::vector<VarId>& vars, const std::vector<ExprP>& extents,
+                const std::function<void(std::vector<StmtP>&)>& body, std::vector<StmtP>* outer_body = nullptr);
+VarId let_var(Program& P, std::vector<StmtP>& into, const std::string& name, ExprP value);
+
+}  // namespace kir::cpu

@@ -1,0 +1,224 @@
+// Constructors and small queries of the CPU IR (cpu_ir.h).
+#include "backends/cpu/ir/cpu_ir.h"
+
+#include <functional>
+
+#include "kir/ir.h"
+
+namespace kir::cpu {
+
+namespace {
+std::shared_ptr<Expr> node(ExprKind k, DType d) {
+  auto e = std::make_shared<Expr>();
+  e->kind = k;
+  e->dtype = d;
+  return e;
+}
+}  // namespace
+
+ExprP make_const(DType d, uint64_t bits) {
+  auto e = node(ExprKind::Const, d);
+  e->bits = bits;
+  return e;
+}
+
+ExprP make_index(int64_t v) { return make_const(DType::Index, static_cast<uint64_t>(v)); }
+
+ExprP make_var(VarId v, DType d) {
+  auto e = node(ExprKind::Var, d);
+  e->var = v;
+  return e;
+}
+
+ExprP make_load(BufId b, DType d, std::vector<ExprP> index) {
+  auto e = node(ExprKind::Load, d);
+  e->buf = b;
+  e->args = std::move(index);
+  return e;
+}
+
+ExprP make_view_dim(BufId b, int axis) {
+  auto e = node(ExprKind::ViewDim, DType::Index);
+  e->buf = b;
+  e->axis = axis;
+  return e;
+}
+
+ExprP make_unary(const std::string& op, ExprP a, int32_t op_id) {
+  auto e = node(ExprKind::Unary, a->dtype);
+  e->op = op;
+  e->from = a->dtype;
+  e->args = {std::move(a)};
+  e->op_id = op_id;
+  return e;
+}
+
+ExprP make_binary(const std::string& op, ExprP a, ExprP b, int32_t op_id) {
+  auto e = node(ExprKind::Binary, a->dtype);
+  e->op = op;
+  e->from = a->dtype;
+  e->args = {std::move(a), std::move(b)};
+  e->op_id = op_id;
+  return e;
+}
+
+ExprP make_compare(const std::string& op, ExprP a, ExprP b) {
+  auto e = node(ExprKind::Compare, DType::Bool);
+  e->op = op;
+  e->from = a->dtype;
+  e->args = {std::move(a), std::move(b)};
+  return e;
+}
+
+ExprP make_select(ExprP c, ExprP a, ExprP b) {
+  auto e = node(ExprKind::Select, a->dtype);
+  e->args = {std::move(c), std::move(a), std::move(b)};
+  return e;
+}
+
+ExprP make_cast(ExprP a, DType to, int32_t op_id) {
+  if (a->dtype == to) return a;
+  auto e = node(ExprKind::Cast, to);
+  e->from = a->dtype;
+  e->args = {std::move(a)};
+  e->op_id = op_id;
+  return e;
+}
+
+ExprP make_bitcast(ExprP a, DType to) {
+  if (a->dtype == to) return a;
+  auto e = node(ExprKind::Bitcast, to);
+  e->from = a->dtype;
+  e->args = {std::move(a)};
+  return e;
+}
+
+ExprP make_math(const std::string& fn, ExprP a) {
+  auto e = node(ExprKind::Math, a->dtype);
+  e->op = fn;
+  e->from = a->dtype;
+  e->args = {std::move(a)};
+  return e;
+}
+
+std::optional<int64_t> const_index(const ExprP& e) {
+  if (!e || e->kind != ExprKind::Const || !is_integer(e->dtype)) return std::nullopt;
+  return static_cast<int64_t>(e->bits);
+}
+
+// Index arithmetic wraps like the language's index (two's complement), so folding in uint64_t.
+ExprP index_add(ExprP a, ExprP b) {
+  auto ca = const_index(a), cb = const_index(b);
+  if (ca && cb) return make_index(static_cast<int64_t>(static_cast<uint64_t>(*ca) + static_cast<uint64_t>(*cb)));
+  if (ca && *ca == 0) return b;
+  if (cb && *cb == 0) return a;
+  return make_binary("add", std::move(a), std::move(b));
+}
+
+ExprP index_sub(ExprP a, ExprP b) {
+  auto ca = const_index(a), cb = const_index(b);
+  if (ca && cb) return make_index(static_cast<int64_t>(static_cast<uint64_t>(*ca) - static_cast<uint64_t>(*cb)));
+  if (cb && *cb == 0) return a;
+  return make_binary("sub", std::move(a), std::move(b));
+}
+
+ExprP index_mul(ExprP a, ExprP b) {
+  auto ca = const_index(a), cb = const_index(b);
+  if (ca && cb) return make_index(static_cast<int64_t>(static_cast<uint64_t>(*ca) * static_cast<uint64_t>(*cb)));
+  if ((ca && *ca == 0) || (cb && *cb == 0)) return make_index(0);
+  if (ca && *ca == 1) return b;
+  if (cb && *cb == 1) return a;
+  return make_binary("mul", std::move(a), std::move(b));
+}
+
+ExprP index_min(ExprP a, ExprP b) {
+  auto ca = const_index(a), cb = const_index(b);
+  if (ca && cb) return make_index(std::min(*ca, *cb));
+  return make_binary("min", std::move(a), std::move(b));
+}
+
+bool may_fault(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Binary:
+      if (is_integer(e.dtype) && (e.op == "div" || e.op == "rem" || e.op == "shl" || e.op == "shr")) return true;
+      break;
+    case ExprKind::Cast:
+      if (is_any_float(e.from) && (is_integer(e.dtype) || e.dtype == DType::E2M1)) return true;
+      break;
+    default:
+      break;
+  }
+  for (const auto& a : e.args)
+    if (may_fault(*a)) return true;
+  return false;
+}
+
+bool reads_buffer(const Expr& e, BufId b) {
+  if ((e.kind == ExprKind::Load || e.kind == ExprKind::ViewDim) && e.buf == b) return true;
+  for (const auto& a : e.args)
+    if (reads_buffer(*a, b)) return true;
+  return false;
+}
+
+bool has_load(const Expr& e) {
+  if (e.kind == ExprKind::Load) return true;
+  for (const auto& a : e.args)
+    if (has_load(*a)) return true;
+  return false;
+}
+
+ExprP substitute(const ExprP& e, const std::vector<std::pair<VarId, ExprP>>& subst) {
+  if (e->kind == ExprKind::Var) {
+    for (const auto& [v, r] : subst)
+      if (v == e->var) return r;
+    return e;
+  }
+  if (e->args.empty()) return e;
+  bool changed = false;
+  std::vector<ExprP> args;
+  args.reserve(e->args.size());
+  for (const auto& a : e->args) {
+    args.push_back(substitute(a, subst));
+    changed |= args.back() != a;
+  }
+  if (!changed) return e;
+  auto c = std::make_shared<Expr>(*e);
+  c->args = std::move(args);
+  return c;
+}
+
+int expr_size(const Expr& e) {
+  int n = 1;
+  for (const auto& a : e.args) n += expr_size(*a);
+  return n;
+}
+
+StmtP make_stmt(StmtKind k, int32_t op_id) {
+  auto s = std::make_unique<Stmt>();
+  s->kind = k;
+  s->op_id = op_id;
+  return s;
+}
+
+VarId Program::add_var(std::string name, DType d, VarRole role) {
+  Var v;
+  v.id = static_cast<VarId>(vars.size());
+  v.name = std::move(name);
+  v.dtype = d;
+  v.role = role;
+  vars.push_back(std::move(v));
+  return vars.back().id;
+}
+
+BufId Program::add_buffer(Buffer b) {
+  b.id = static_cast<BufId>(bufs.size());
+  bufs.push_back(std::move(b));
+  return bufs.back().id;
+}
+
+int32_t Program::add_origin(const Operation& op) {
+  ops.push_back({op.name, op.loc.str()});
+  return static_cast<int32_t>(ops.size() - 1);
+}
+
+}  // namespace kir::cpu

@@ -1,0 +1,127 @@
+// Fusion of pointwise producers into their consumers (checklist C5): a dense Compute whose
+// buffer is written only there and read only through loads is inlined into the consumers'
+// expressions — its value substituted at the consumer's coordinates — and its buffer is
+// dropped, so no intermediate is materialized. It fuses when the value is cheap (index
+// arithmetic, constants, no loads) or read exactly once, and only across siblings that do not
+// write anything the value reads (views written in between, loop carries copied). Run before
+// expansion (pointwise chains, view loads into stores) and after (operands into the loops of
+// reduce, scan and contract). Invalidates: buffer uses, lifetimes.
+#include <algorithm>
+
+#include "backends/cpu/passes/pass.h"
+
+namespace kir::cpu {
+namespace {
+
+bool has_math(const Expr& e) {
+  if (e.kind == ExprKind::Math || e.kind == ExprKind::Random) return true;
+  for (const auto& a : e.args)
+    if (has_math(*a)) return true;
+  return false;
+}
+
+int count_loads_of(const Expr& e, BufId b) {
+  int n = (e.kind == ExprKind::Load && e.buf == b) ? 1 : 0;
+  for (const auto& a : e.args) n += count_loads_of(*a, b);
+  return n;
+}
+
+int stmt_loads_of(const Stmt& s, BufId b) {
+  int n = 0;
+  for_each_expr(s, [&](const Expr& e) { n += count_loads_of(e, b); });
+  for (const auto& c : s.body) n += stmt_loads_of(*c, b);
+  for (const auto& c : s.orelse) n += stmt_loads_of(*c, b);
+  return n;
+}
+
+struct Inliner {
+  const Stmt& producer;
+  ExprP rewrite(const ExprP& e) const {
+    if (!e) return e;
+    if (e->args.empty()) return e;
+    bool changed = false;
+    std::vector<ExprP> args;
+    for (const auto& a : e->args) {
+      args.push_back(rewrite(a));
+      changed |= args.back() != a;
+    }
+    if (e->kind == ExprKind::Load && e->buf == producer.buf) {
+      std::vector<std::pair<VarId, ExprP>> subst;
+      for (size_t k = 0; k < producer.coords.size(); ++k) subst.emplace_back(producer.coords[k], args[k]);
+      return substitute(producer.value, subst);
+    }
+    if (!changed) return e;
+    auto c = std::make_shared<Expr>(*e);
+    c->args = std::move(args);
+    return c;
+  }
+  void apply(Stmt& s) const {
+    for (ExprP* f : {&s.lo, &s.hi, &s.step, &s.value, &s.guard}) *f = rewrite(*f);
+    for (auto& e : s.extents) e = rewrite(e);
+    for (auto& e : s.index) e = rewrite(e);
+    for (auto& e : s.detail) e = rewrite(e);
+    if (s.structured) {
+      for (auto& e : s.structured->init) e = rewrite(e);
+      for (auto& e : s.structured->scalars) e = rewrite(e);
+    }
+    for (auto& c : s.body) apply(*c);
+    for (auto& c : s.orelse) apply(*c);
+  }
+  // A Load of a rank-0 producer with no index is also a load at no coordinates.
+  ExprP rewrite0(const ExprP& e) const { return rewrite(e); }
+};
+
+bool fusible(const Program& P, const Stmt& s, const std::vector<BufferUse>& uses) {
+  if (s.kind != StmtKind::Compute || !s.index.empty() || s.guard) return false;
+  const Buffer& b = P.buf(s.buf);
+  const BufferUse& u = uses[static_cast<size_t>(s.buf)];
+  return b.kind == BufKind::Local && u.writes == 1 && u.other == 0;
+}
+
+bool fuse_list(Program& P, std::vector<StmtP>& list, const std::vector<BufferUse>& uses) {
+  for (size_t i = 0; i < list.size(); ++i) {
+    Stmt& s = *list[i];
+    if (fusible(P, s, uses)) {
+      int total = uses[static_cast<size_t>(s.buf)].loads;
+      std::vector<BufId> reads;
+      loaded_buffers(*s.value, reads);
+      bool cheap = !has_load(*s.value) && !has_math(*s.value) && expr_size(*s.value) <= 16;
+      int found = 0;
+      size_t j = i + 1;
+      for (; j < list.size() && found < total; ++j) {
+        bool hazard = false;
+        for (BufId r : reads) hazard = hazard || writes_buffer(*list[j], r);
+        if (hazard) break;
+        found += stmt_loads_of(*list[j], s.buf);
+      }
+      if (total > 0 && found == total && (cheap || total == 1)) {
+        Inliner in{s};
+        for (size_t k = i + 1; k < j; ++k) in.apply(*list[k]);
+        P.buf(s.buf).dead = true;
+        list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
+        return true;
+      }
+      if (total == 0) {  // a value nobody reads
+        P.buf(s.buf).dead = true;
+        list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
+        return true;
+      }
+    }
+    if (fuse_list(P, s.body, uses) || fuse_list(P, s.orelse, uses)) return true;
+  }
+  return false;
+}
+
+void run_fusion(Program& P) {
+  // One producer per round; analyses recomputed after every rewrite.
+  for (int round = 0; round < 100000; ++round)
+    if (!fuse_list(P, P.body.body, buffer_uses(P))) return;
+}
+
+}  // namespace
+
+Pass fusion_pass() {
+  return {"fusion", "dense Computes in SSA form (one writer per Local buffer)", {"buffer uses", "lifetimes"}, run_fusion};
+}
+
+}  // namespace kir::cpu

@@ -1,0 +1,63 @@
+// Loop formation (checklist C5): every Compute becomes a loop nest over its iteration space,
+// outermost axis first, so the innermost loop walks the last axis — unit stride in every
+// row-major buffer, the form the C++ compiler vectorizes — with one Store (guarded by an If
+// where the Compute has a guard). Dense Computes write each element once: their outermost
+// loop carries the unique-write fact the task partition uses. Invalidates: loops.
+#include "backends/cpu/passes/pass.h"
+
+namespace kir::cpu {
+namespace {
+
+StmtP form(Program& P, Stmt& c) {
+  auto root = make_stmt(StmtKind::Block, c.op_id);
+  std::vector<StmtP>* cur = &root->body;
+  for (size_t k = 0; k < c.coords.size(); ++k) {
+    auto l = make_stmt(StmtKind::Loop, c.op_id);
+    l->var = c.coords[k];
+    P.var(c.coords[k]).role = VarRole::Loop;
+    l->lo = make_index(0);
+    l->hi = c.extents[k];
+    l->step = make_index(1);
+    l->unique_writes = c.index.empty();
+    if (k == 0) l->outputs = {c.buf};
+    Stmt* raw = l.get();
+    cur->push_back(std::move(l));
+    cur = &raw->body;
+  }
+  auto st = make_stmt(StmtKind::Store, c.index.empty() ? kNone : c.op_id);
+  st->buf = c.buf;
+  if (c.index.empty()) {
+    for (VarId v : c.coords) st->index.push_back(make_var(v, DType::Index));
+  } else {
+    st->index = c.index;
+  }
+  st->value = c.value;
+  if (c.guard) {
+    auto g = make_stmt(StmtKind::If, c.op_id);
+    g->value = c.guard;
+    g->body.push_back(std::move(st));
+    cur->push_back(std::move(g));
+  } else {
+    cur->push_back(std::move(st));
+  }
+  return root;
+}
+
+void form_list(Program& P, std::vector<StmtP>& list) {
+  for (auto& s : list) {
+    if (s->kind == StmtKind::Compute) {
+      s = form(P, *s);
+      continue;
+    }
+    form_list(P, s->body);
+    form_list(P, s->orelse);
+  }
+}
+
+}  // namespace
+
+Pass loop_formation_pass() {
+  return {"loop-formation", "Computes (fusion done)", {"loops"}, [](Program& P) { form_list(P, P.body.body); }};
+}
+
+}  // namespace kir::cpu

@@ -1,0 +1,44 @@
+// A transformation group of the CPU IR (checklist C5, C13): its name, the preconditions it
+// requires (checked by the verifier with the pass's VerifyOptions before it runs), the rewrite,
+// and the analyses it invalidates. Analyses (uses, writers, lifetimes) are recomputed from the
+// current program by each pass that needs them; nothing is cached across passes, so
+// invalidation is total by construction and the list documents what a pass disturbs.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/ir/cpu_ir.h"
+
+namespace kir::cpu {
+
+struct Pass {
+  std::string name;
+  std::string preconditions;            // in words; the verifier checks the structural part
+  std::vector<std::string> invalidates;  // analyses the rewrite disturbs
+  std::function<void(Program&)> run;
+};
+
+// The shared passes, in pipeline order.
+Pass fusion_pass();           // passes/fusion.cpp
+Pass select_pass();           // passes/select_expand.cpp
+Pass expand_pass();           // passes/select_expand.cpp
+Pass loop_formation_pass();   // passes/loop_formation.cpp
+Pass task_partition_pass();   // passes/task_partition.cpp
+Pass lifetime_pass();         // passes/lifetime.cpp
+
+// Analyses shared by the passes (passes/analysis.cpp): recomputed on every call.
+struct BufferUse {
+  int loads = 0;   // Load/ViewDim occurrences in expressions
+  int writes = 0;  // Compute/Store/Copy/Structured results writing it
+  int other = 0;   // Copy sources, Structured operands
+};
+std::vector<BufferUse> buffer_uses(const Program& p);
+// Whether statement `s` (or anything nested in it) writes buffer `b`.
+bool writes_buffer(const Stmt& s, BufId b);
+// Whether statement `s` (or anything nested) reads buffer `b` (loads, copies, structured).
+bool stmt_reads_buffer(const Stmt& s, BufId b);
+// Buffers whose loads appear in `e`.
+void loaded_buffers(const Expr& e, std::vector<BufId>& out);
+
+}  // namespace kir::cpu

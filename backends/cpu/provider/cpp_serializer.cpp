@@ -1,0 +1,346 @@
+// Spelling of the CPU IR as C++ (cpp_serializer.h). Scalars are C++ locals named v<id>,
+// buffers b<id> with extents b<id>_n<k> and strides b<id>_s<k> (row-major for resources, the
+// ABI's for views unless the view type fixes them); every scalar rule is a kir_rt.h function
+// (<op>_<dtype>, cast_<from>_<to>), fallible ones note a status the statement checks after it.
+#include "backends/cpu/provider/cpp_serializer.h"
+
+#include <sstream>
+
+#include "numerics/math.h"
+
+namespace kir::cpu {
+namespace {
+
+std::string dt(DType d) { return std::string(name(d)); }
+
+bool cast_can_fail(DType from, DType to) {
+  return is_any_float(from) && from != DType::E2M1 && (is_integer(to) || to == DType::E2M1);
+}
+
+class Writer {
+ public:
+  explicit Writer(const Program& p) : P(p) {}
+  const Program& P;
+  std::ostringstream out;
+  int indent = 1;
+  std::vector<VarId> coords;  // enclosing loop/task variables (fault coordinates)
+
+  std::ostream& line() {
+    for (int i = 0; i < indent; ++i) out << "  ";
+    return out;
+  }
+  std::string var(VarId v) const { return "v" + std::to_string(v); }
+  std::string buf(BufId b) const { return "b" + std::to_string(b); }
+
+  std::string constant(DType d, uint64_t bits) const {
+    std::ostringstream s;
+    switch (d) {
+      case DType::F32: s << "kir_rt::f32_from_bits(0x" << std::hex << bits << "u)"; break;
+      case DType::F64: s << "kir_rt::f64_from_bits(0x" << std::hex << bits << "ull)"; break;
+      default: s << cpp_type(d) << "(0x" << std::hex << bits << "ull)"; break;
+    }
+    return s.str();
+  }
+
+  std::string offset(BufId b, const std::vector<ExprP>& idx) {
+    const Buffer& B = P.buf(b);
+    std::string o;
+    for (size_t k = 0; k < idx.size(); ++k) {
+      std::string term = "(" + expr(*idx[k]) + ")";
+      bool unit = B.kind != BufKind::View && k + 1 == idx.size();
+      if (B.kind == BufKind::View && B.static_strides && (*B.static_strides)[k] == 1) unit = true;
+      if (!unit) term += " * " + buf(b) + "_s" + std::to_string(k);
+      o += (o.empty() ? "" : " + ") + term;
+    }
+    return o.empty() ? "0" : o;
+  }
+
+  std::string in_bounds(BufId b, const std::vector<ExprP>& idx) {
+    std::string c;
+    for (size_t k = 0; k < idx.size(); ++k)
+      c += (c.empty() ? "" : " & ") + std::string("kir_gen::inb(") + expr(*idx[k]) + ", " + buf(b) + "_n" +
+           std::to_string(k) + ")";
+    return c.empty() ? "true" : c;
+  }
+
+  std::string expr(const Expr& e) {
+    const std::string T = cpp_type(e.dtype);
+    auto a = [&](size_t i) { return expr(*e.args[i]); };
+    switch (e.kind) {
+      case ExprKind::Const: return constant(e.dtype, e.bits);
+      case ExprKind::Var: return var(e.var);
+      case ExprKind::ViewDim: return buf(e.buf) + "_n" + std::to_string(e.axis);
+      case ExprKind::Load: {
+        std::string ld = buf(e.buf) + "[" + offset(e.buf, e.args) + "]";
+        if (e.op_id < 0) return ld;
+        return "(" + in_bounds(e.buf, e.args) + " ? " + ld + " : kir_gen::oob<" + T + ">(st_, " +
+               std::to_string(e.op_id) + "))";
+      }
+      case ExprKind::Unary: {
+        std::string op = e.op;
+        if (op == "not" && e.dtype == DType::Bool) return "kir_rt::not_bool(" + a(0) + ")";
+        return "kir_rt::" + op + "_" + dt(e.dtype) + "(" + a(0) + ")";
+      }
+      case ExprKind::Binary: {
+        if (e.op == "floordiv") return "kir_gen::floordiv(" + a(0) + ", " + a(1) + ")";
+        if (e.op == "pow" || (e.op == "rem" && is_any_float(e.dtype)))
+          throw std::runtime_error("not implemented: `" + e.op + "` on " + dt(e.dtype) + " on the CPU backend");
+        bool fallible = is_integer(e.dtype) && (e.op == "div" || e.op == "rem" || e.op == "shl" || e.op == "shr");
+        std::string f = "kir_rt::" + e.op + "_" + dt(e.dtype);
+        if (!fallible) return f + "(" + a(0) + ", " + a(1) + ")";
+        return "kir_gen::fl<" + T + ">(st_, " + std::to_string(e.op_id) + ", [&](" + T + "* o_) { return " + f + "(" +
+               a(0) + ", " + a(1) + ", o_); })";
+      }
+      case ExprKind::Compare:
+        return "uint8_t(kir_rt::" + e.op + "_" + dt(e.from) + "(" + a(0) + ", " + a(1) + "))";
+      case ExprKind::Select: return "(" + a(0) + " ? " + a(1) + " : " + a(2) + ")";
+      case ExprKind::Cast: {
+        std::string f = "kir_rt::cast_" + dt(e.from) + "_" + dt(e.dtype);
+        if (!cast_can_fail(e.from, e.dtype)) return f + "(" + a(0) + ")";
+        return "kir_gen::fl<" + T + ">(st_, " + std::to_string(e.op_id) + ", [&](" + T + "* o_) { return " + f + "(" +
+               a(0) + ", o_); })";
+      }
+      case ExprKind::Bitcast: return "kir_rt::bitcast<" + T + ">(" + a(0) + ")";
+      case ExprKind::Math: {
+        auto fn = num::parse_math_fn(e.op);
+        if (!fn) throw std::runtime_error("not implemented: math function `" + e.op + "` on the CPU backend");
+        return "kir_gen::math<" + T + ">(call, " + std::to_string(static_cast<int>(*fn)) + ", " +
+               std::to_string(static_cast<int>(e.dtype)) + ", " + a(0) + ")";
+      }
+      case ExprKind::Random:
+        throw std::runtime_error("not implemented: random." + e.op + " on the CPU backend");
+    }
+    return "";
+  }
+
+  void check_status() {
+    line() << "if (__builtin_expect(st_ != 0, 0)) { kir_gen::fault(call, st_, {";
+    for (size_t i = 0; i < coords.size(); ++i) out << (i ? ", " : "") << var(coords[i]);
+    out << "}); st_ = 0; }\n";
+  }
+
+  bool stmt_may_fault(const Stmt& s) const {
+    bool f = false;
+    auto visit = [&](const Expr& e, auto&& self) -> void {
+      if (e.kind == ExprKind::Load && e.op_id >= 0) f = true;
+      if (may_fault(e)) f = true;
+      for (const auto& x : e.args) self(*x, self);
+    };
+    for_each_expr(s, [&](const Expr& e) { visit(e, visit); });
+    return f;
+  }
+
+  // Carry variables assigned in `list` outside nested Tasks: declared at the top of the body.
+  void declare_carries(const std::vector<StmtP>& list) {
+    std::vector<VarId> seen;
+    std::function<void(const std::vector<StmtP>&)> scan = [&](const std::vector<StmtP>& l) {
+      for (const auto& s : l) {
+        if (s->kind == StmtKind::Tasks) continue;
+        if (s->kind == StmtKind::Assign && P.var(s->var).role == VarRole::Carry &&
+            std::find(seen.begin(), seen.end(), s->var) == seen.end())
+          seen.push_back(s->var);
+        scan(s->body);
+        scan(s->orelse);
+      }
+    };
+    scan(list);
+    for (VarId v : seen) line() << cpp_type(P.var(v).dtype) << " " << var(v) << "{};\n";
+  }
+
+  void extents_and_strides(BufId b) {
+    const Buffer& B = P.buf(b);
+    for (size_t k = 0; k < B.shape.size(); ++k)
+      line() << "const int64_t " << buf(b) << "_n" << k << " = " << expr(*B.shape[k]) << ";\n";
+    // Row-major strides.
+    for (size_t k = B.shape.size(); k-- > 0;) {
+      line() << "const int64_t " << buf(b) << "_s" << k << " = ";
+      if (k + 1 == B.shape.size()) out << "1;\n";
+      else out << buf(b) << "_s" << (k + 1) << " * " << buf(b) << "_n" << (k + 1) << ";\n";
+    }
+  }
+
+  void stmts(const std::vector<StmtP>& list) {
+    for (const auto& s : list) stmt(*s);
+  }
+
+  void stmt(const Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::Block:
+        line() << "{\n";
+        ++indent;
+        stmts(s.body);
+        --indent;
+        line() << "}\n";
+        return;
+      case StmtKind::Loop:
+        line() << "for (int64_t " << var(s.var) << " = " << expr(*s.lo) << ", " << var(s.var) << "_end = " << expr(*s.hi)
+               << "; " << var(s.var) << " < " << var(s.var) << "_end; " << var(s.var) << " += " << expr(*s.step) << ") {\n";
+        ++indent;
+        coords.push_back(s.var);
+        stmts(s.body);
+        coords.pop_back();
+        --indent;
+        line() << "}\n";
+        return;
+      case StmtKind::Tasks: {
+        std::string name = "task" + std::to_string(s.var);
+        line() << "{  // tasks: workset [0, n), captures";
+        for (BufId b : s.captures) out << " " << P.buf(b).name;
+        out << "; outputs";
+        for (BufId b : s.outputs) out << " " << P.buf(b).name;
+        out << (s.unique_writes ? "; unique writes" : "") << "\n";
+        ++indent;
+        line() << "auto " << name << " = [&](int64_t " << var(s.var) << ") {\n";
+        ++indent;
+        line() << "kir_gen::Status st_ = 0;\n";
+        declare_carries(s.body);
+        coords.push_back(s.var);
+        stmts(s.body);
+        coords.pop_back();
+        --indent;
+        line() << "};\n";
+        line() << "kir_gen::run_tasks(call, " << expr(*s.hi) << ", " << name << ");\n";
+        --indent;
+        line() << "}\n";
+        return;
+      }
+      case StmtKind::If:
+        line() << "if (" << expr(*s.value) << ") {\n";
+        ++indent;
+        stmts(s.body);
+        --indent;
+        if (!s.orelse.empty()) {
+          line() << "} else {\n";
+          ++indent;
+          stmts(s.orelse);
+          --indent;
+        }
+        line() << "}\n";
+        return;
+      case StmtKind::While:
+        // A runaway loop is a located fault, not a hang (the interpreter's step budget).
+        line() << "for (int64_t it_" << s.op_id << "_" << indent << " = 0;; ++it_" << s.op_id << "_" << indent << ") {\n";
+        ++indent;
+        line() << "if (it_" << s.op_id << "_" << indent - 1 << " >= 2000000000 || call->faulted) { "
+               << "if (!call->faulted) kir_gen::fault(call, (kir_gen::Status(" << s.op_id << ") << 8) | KIR_FAULT_BUDGET, {}); break; }\n";
+        stmts(s.body);
+        --indent;
+        line() << "}\n";
+        return;
+      case StmtKind::Break: line() << "break;\n"; return;
+      case StmtKind::Continue: line() << "continue;\n"; return;
+      case StmtKind::Let:
+        line() << "const " << cpp_type(P.var(s.var).dtype) << " " << var(s.var) << " = " << expr(*s.value) << ";\n";
+        if (stmt_may_fault(s)) check_status();
+        return;
+      case StmtKind::Assign:
+        line() << var(s.var) << " = " << expr(*s.value) << ";\n";
+        if (stmt_may_fault(s)) check_status();
+        return;
+      case StmtKind::Store: {
+        std::string dst = buf(s.buf) + "[" + offset(s.buf, s.index) + "]";
+        if (s.op_id >= 0) {
+          line() << "if (" << in_bounds(s.buf, s.index) << ") " << dst << " = " << expr(*s.value)
+                 << "; else kir_gen::note(st_, " << s.op_id << ", KIR_FAULT_OUT_OF_BOUNDS);\n";
+          check_status();
+        } else {
+          line() << dst << " = " << expr(*s.value) << ";\n";
+          if (stmt_may_fault(s)) check_status();
+        }
+        return;
+      }
+      case StmtKind::Check:
+        line() << "if (!(" << expr(*s.value) << ")) kir_gen::note(st_, " << s.op_id << ", " << s.fault << ");\n";
+        check_status();
+        return;
+      case StmtKind::Alloc: {
+        const Buffer& B = P.buf(s.buf);
+        line() << "// " << B.name << ": owner " << B.owner << ", lifetime [" << B.first_use << ", " << B.last_use << "]\n";
+        extents_and_strides(s.buf);
+        std::string n = "1";
+        for (size_t k = 0; k < B.shape.size(); ++k) n += " * " + buf(s.buf) + "_n" + std::to_string(k);
+        line() << "kir_gen::Buf<" << cpp_type(B.dtype) << "> " << buf(s.buf) << "(call, " << n << ");\n";
+        return;
+      }
+      case StmtKind::Free: line() << buf(s.buf) << ".reset();\n"; return;
+      case StmtKind::Copy: {
+        const Buffer& B = P.buf(s.buf);
+        std::string n = "1";
+        for (size_t k = 0; k < B.shape.size(); ++k) n += " * " + buf(s.buf) + "_n" + std::to_string(k);
+        line() << "kir_gen::copy(" << buf(s.buf) << ".data(), " << buf(s.src) << ".data(), " << n << ");\n";
+        return;
+      }
+      case StmtKind::Compute:
+      case StmtKind::Structured:
+        throw std::runtime_error("internal: the serializer met an unlegalized statement");
+    }
+  }
+
+  void function(const std::string& entry) {
+    out << "extern \"C\" __attribute__((visibility(\"default\"))) int " << entry << "(kir_call* call) {\n";
+    line() << "kir_gen::Status st_ = 0;\n";
+    for (size_t i = 0; i < P.symbol_vars.size(); ++i)
+      line() << "const int64_t " << var(P.symbol_vars[i]) << " = call->extents[" << i << "];  // " << P.symbols[i] << "\n";
+    for (size_t i = 0; i < P.scalar_params.size(); ++i) {
+      VarId v = P.scalar_params[i];
+      line() << "const " << cpp_type(P.var(v).dtype) << " " << var(v) << " = kir_gen::scalar<" << cpp_type(P.var(v).dtype)
+             << ">(call->scalars[" << i << "]);  // %" << P.var(v).name << "\n";
+    }
+    for (size_t i = 0; i < P.view_params.size(); ++i) {
+      BufId b = P.view_params[i];
+      const Buffer& B = P.buf(b);
+      std::string T = cpp_type(B.dtype);
+      line() << "// %" << B.name << ": " << access_name(B.access) << " view\n";
+      line() << (B.access == Access::In ? "const " : "") << T << "* const " << buf(b) << " = static_cast<"
+             << (B.access == Access::In ? "const " : "") << T << "*>(call->views[" << i << "].data) + call->views[" << i
+             << "].offset;\n";
+      for (size_t k = 0; k < B.shape.size(); ++k) {
+        line() << "const int64_t " << buf(b) << "_n" << k << " = call->views[" << i << "].shape[" << k << "];\n";
+        line() << "const int64_t " << buf(b) << "_s" << k << " = ";
+        if (B.static_strides) out << (*B.static_strides)[k] << ";\n";
+        else out << "call->views[" << i << "].strides[" << k << "];\n";
+      }
+    }
+    declare_carries(P.body.body);
+    stmts(P.body.body);
+    line() << "(void)st_;\n";
+    line() << "return call->faulted ? 1 : 0;\n";
+    out << "}\n";
+  }
+};
+
+}  // namespace
+
+std::string cpp_type(DType d) {
+  switch (d) {
+    case DType::Bool: return "uint8_t";
+    case DType::I8: return "int8_t";
+    case DType::I16: return "int16_t";
+    case DType::I32: return "int32_t";
+    case DType::I64: return "int64_t";
+    case DType::U8: return "uint8_t";
+    case DType::U16: return "uint16_t";
+    case DType::U32: return "uint32_t";
+    case DType::U64: return "uint64_t";
+    case DType::Index: return "int64_t";
+    case DType::F16:
+    case DType::BF16: return "uint16_t";
+    case DType::F32: return "float";
+    case DType::F64: return "double";
+    default: return "uint8_t";
+  }
+}
+
+std::string cpp_prelude() {
+  return "// Generated by kir's CPU backend (C++ provider). Do not edit: the artifact cache is keyed by it.\n"
+         "#include \"kir_gen.h\"\n\n";
+}
+
+std::string serialize_cpp(const Program& p, const std::string& entry) {
+  Writer w(p);
+  w.out << "// kernel @" << p.kernel << "\n";
+  w.function(entry);
+  return w.out.str();
+}
+
+}  // namespace kir::cpu

@@ -1,0 +1,88 @@
+// The native call boundary between kir (the host) and a generated kernel (a shared object built
+// from C++ the provider wrote). C-compatible and self-contained: generated source includes it,
+// and so does the host. One entry point per compiled program:
+//     extern "C" int kir_entry_<KEY>(kir_call* call);   // 0: ok; otherwise call->fault is set
+// The host binds the declared resources (views, runtime scalars, extents) and the runtime
+// services (worker pool, math, faults); the kernel only computes (no allocation of outputs, no
+// hidden invocation of anything else).
+#ifndef KIR_ABI_H
+#define KIR_ABI_H
+#include <stdint.h>
+
+#define KIR_ABI_VERSION 1
+#define KIR_MAX_RANK 8
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// An external view: storage base pointer, element offset and per-axis strides in elements, and
+// the logical extents. Element (c0..cr-1) lives at data[offset + sum ck * strides[k]]. Element
+// storage per dtype: bool/i8/u8/e4m3/e5m2/e2m1/e8m0 one byte, f16/bf16/i16/u16 two bytes,
+// f32/i32/u32 four, f64/i64/u64/index eight (little-endian bit patterns of the format).
+typedef struct kir_view {
+  void* data;
+  int64_t offset;
+  int64_t rank;
+  int64_t shape[KIR_MAX_RANK];
+  int64_t strides[KIR_MAX_RANK];
+} kir_view;
+
+// A task body: runs task `task` (a coordinate of the task workset, not a thread id).
+typedef void (*kir_task_fn)(void* ctx, int64_t task);
+
+// A fault raised by generated code (integer division by zero, invalid cast, out-of-bounds
+// access, ...): the op (index into the program's op table, which names its source location),
+// the kind and up to KIR_MAX_RANK coordinates of the element. The first fault of a call wins.
+typedef struct kir_fault {
+  int32_t code;   // 0 none; otherwise a kir_fault_code
+  int32_t op;     // op id (the generated program's op table gives location and name)
+  int64_t rank;
+  int64_t coord[KIR_MAX_RANK];
+  int64_t detail[2];  // e.g. the index and the extent of an out-of-bounds access
+} kir_fault;
+
+enum kir_fault_code {
+  KIR_FAULT_NONE = 0,
+  KIR_FAULT_DIVIDE_BY_ZERO = 1,
+  KIR_FAULT_INT_OVERFLOW = 2,
+  KIR_FAULT_SHIFT_OUT_OF_RANGE = 3,
+  KIR_FAULT_INVALID_CAST = 4,
+  KIR_FAULT_OUT_OF_BOUNDS = 5,
+  KIR_FAULT_INVALID_VALUE = 6,
+  KIR_FAULT_SHAPE_MISMATCH = 7,
+  KIR_FAULT_BUDGET = 8,
+  KIR_FAULT_ALLOCATION = 9,
+  KIR_FAULT_UNDEFINED_READ = 10,
+  KIR_FAULT_CONFLICT = 11
+};
+
+// Services of the host runtime. `math` is the numerics library's correctly rounded function
+// (fn: kir::num::MathFn, dtype: kir::DType, bits in the dtype's layout); `cast` the exact cast
+// (returns nonzero on an invalid cast). Both are pure and thread-safe.
+typedef struct kir_env {
+  int32_t abi_version;
+  void* pool;
+  void (*run_tasks)(void* pool, int64_t ntasks, kir_task_fn fn, void* ctx);  // joins before returning
+  uint64_t (*math)(int32_t fn, int32_t dtype, uint64_t bits);
+  int32_t (*cast)(int32_t from_dtype, int32_t to_dtype, uint64_t bits, uint64_t* out);
+  void* (*alloc)(int64_t bytes, int64_t align);  // scratch and materialized values of a call
+  void (*free)(void* p);
+} kir_env;
+
+typedef struct kir_call {
+  const kir_env* env;
+  kir_view* views;          // the kernel's view parameters, in parameter order
+  int64_t nviews;
+  const uint64_t* scalars;  // runtime scalar parameters (bit patterns), in parameter order
+  int64_t nscalars;
+  const int64_t* extents;   // values of the program's extent symbols, in its symbol table order
+  int64_t nextents;
+  kir_fault* fault;
+  int32_t faulted;          // set (atomically) by the first fault
+} kir_call;
+
+#ifdef __cplusplus
+}
+#endif
+#endif  // KIR_ABI_H

@@ -1,0 +1,117 @@
+// kir_gen.h — the support the provider's generated C++ spells besides the scalar rules of
+// kir_rt.h: per-call resources (Buf, owned by the call or a task and released at scope exit),
+// task dispatch through the host's pool, located faults, checked indices, and the numerics
+// library's correctly rounded math reached through the host environment. Self-contained like
+// kir_rt.h: it is compiled at run time from the artifact cache's include directory.
+#ifndef KIR_GEN_H
+#define KIR_GEN_H
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#include "kir_abi.h"
+#include "kir_rt.h"
+
+namespace kir_gen {
+
+// A fault status word: (op id << 8) | kir_fault_code; 0 = none.
+using Status = int64_t;
+
+// Records the first fault of the call with the coordinates of the element being computed.
+inline void fault(kir_call* call, Status st, std::initializer_list<int64_t> coords) {
+  if (__atomic_exchange_n(&call->faulted, 1, __ATOMIC_ACQ_REL) != 0) return;
+  call->fault->code = static_cast<int32_t>(st & 0xFF);
+  call->fault->op = static_cast<int32_t>(st >> 8);
+  int64_t r = 0;
+  for (int64_t c : coords)
+    if (r < KIR_MAX_RANK) call->fault->coord[r++] = c;
+  call->fault->rank = r;
+}
+
+inline void note(Status& st, int32_t op, int32_t code) {
+  if (code != 0 && st == 0) st = (static_cast<Status>(op) << 8) | code;
+}
+
+// The value of a fallible kir_rt operation `f(T* out) -> code`, noting its fault.
+template <class T, class F>
+inline T fl(Status& st, int32_t op, F&& f) {
+  T out{};
+  int32_t c = f(&out);
+  if (__builtin_expect(c != 0, 0)) note(st, op, c);
+  return out;
+}
+
+inline bool inb(int64_t i, int64_t n) { return static_cast<uint64_t>(i) < static_cast<uint64_t>(n); }
+
+// The value of an out-of-bounds read: notes the fault and reads nothing.
+template <class T>
+inline T oob(Status& st, int32_t op) {
+  note(st, op, KIR_FAULT_OUT_OF_BOUNDS);
+  return T{};
+}
+
+// Floor division of index values (extents; a zero divisor yields 0, guarded by the verifier).
+inline int64_t floordiv(int64_t a, int64_t b) {
+  if (b == 0) return 0;
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+// A resource of the call (or of one task): `n` elements, 64-byte aligned, freed at scope exit.
+template <class T>
+class Buf {
+ public:
+  Buf(kir_call* call, int64_t n) : call_(call) {
+    if (n < 0) n = 0;
+    p_ = static_cast<T*>(call->env->alloc(n * static_cast<int64_t>(sizeof(T)) + 64, 64));
+    if (!p_) fault(call, KIR_FAULT_ALLOCATION, {n});
+  }
+  Buf(const Buf&) = delete;
+  Buf& operator=(const Buf&) = delete;
+  ~Buf() { reset(); }
+  void reset() {
+    if (p_) call_->env->free(p_);
+    p_ = nullptr;
+  }
+  T* data() const { return p_; }
+  T& operator[](int64_t i) const { return p_[i]; }
+
+ private:
+  kir_call* call_;
+  T* p_ = nullptr;
+};
+
+template <class F>
+inline void run_tasks(kir_call* call, int64_t n, F& body) {
+  if (n <= 0) return;
+  call->env->run_tasks(call->env->pool, n, [](void* ctx, int64_t t) { (*static_cast<F*>(ctx))(t); }, &body);
+}
+
+template <class T>
+inline void copy(T* dst, const T* src, int64_t n) {
+  if (n > 0 && dst != src) std::memcpy(dst, src, static_cast<size_t>(n) * sizeof(T));
+}
+
+// Correctly rounded math of the numerics library: fn is kir::num::MathFn, dt kir::DType.
+template <class T>
+inline T math(kir_call* call, int32_t fn, int32_t dt, T x) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, &x, sizeof(T));
+  uint64_t r = call->env->math(fn, dt, bits);
+  T out;
+  std::memcpy(&out, &r, sizeof(T));
+  return out;
+}
+
+// A runtime scalar parameter from its bit pattern.
+template <class T>
+inline T scalar(uint64_t bits) {
+  T out;
+  std::memcpy(&out, &bits, sizeof(T));
+  return out;
+}
+
+}  // namespace kir_gen
+
+#endif  // KIR_GEN_H

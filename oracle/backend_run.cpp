@@ -1,0 +1,120 @@
+// Host side of a native call (backend_run.h): storages in the interpreter's layout (one 64-bit
+// pattern per element) are packed into the ABI's element layout and back.
+#include "oracle/backend_run.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace kir::oracle {
+namespace {
+
+size_t elem_bytes(DType d) {
+  int b = info(d).bits;
+  return b <= 8 ? 1 : static_cast<size_t>(b / 8);
+}
+
+std::vector<uint8_t> pack(const interp::Storage& s) {
+  size_t w = elem_bytes(s.dtype);
+  std::vector<uint8_t> out(s.bits.size() * w + 64);
+  for (size_t i = 0; i < s.bits.size(); ++i) std::memcpy(out.data() + i * w, &s.bits[i], w);  // little-endian
+  return out;
+}
+
+void unpack(const std::vector<uint8_t>& bytes, interp::Storage& s) {
+  size_t w = elem_bytes(s.dtype);
+  uint64_t mask = info(s.dtype).bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << info(s.dtype).bits) - 1;
+  for (size_t i = 0; i < s.bits.size(); ++i) {
+    uint64_t v = 0;
+    std::memcpy(&v, bytes.data() + i * w, w);
+    s.bits[i] = v & mask;
+  }
+  s.defined.clear();
+}
+
+}  // namespace
+
+cpu::Specialization specialization_of(const Module& m, const Function& k,
+                                      const std::map<std::string, interp::KernelArg>& args) {
+  cpu::Specialization spec;
+  for (const kir::Value* p : k.params()) {
+    if (!(p->is_constexpr || p->type.is(TypeKind::Enum))) continue;
+    auto it = args.find(p->name);
+    if (it == args.end()) continue;
+    if (const auto* s = std::get_if<interp::Scalar>(&it->second)) {
+      uint64_t bits = s->bits;
+      if (is_signed_integer(s->dtype)) bits = static_cast<uint64_t>(num::as_signed(*s));
+      spec.constexprs[p->name] = bits;
+    } else if (const auto* e = std::get_if<interp::EnumArg>(&it->second)) {
+      std::string member = e->member;
+      auto colon = member.rfind("::");
+      if (colon != std::string::npos) member = member.substr(colon + 2);
+      const EnumDecl* ed = p->type.is(TypeKind::Enum) ? m.find_enum(p->type.enum_name()) : nullptr;
+      bool found = false;
+      for (const auto& [n, v] : ed ? ed->members : std::vector<std::pair<std::string, int64_t>>{})
+        if (n == member) {
+          spec.constexprs[p->name] = static_cast<uint64_t>(v);
+          found = true;
+        }
+      if (!found) throw std::runtime_error("no member `" + member + "` for enum parameter %" + p->name);
+    }
+  }
+  return spec;
+}
+
+BackendRunResult run_on_backend(const Module& m, const std::string& name, std::map<std::string, interp::KernelArg>& args,
+                                const cpu::CompileOptions& opt_in) {
+  const Function* k = m.find_function(name);
+  if (!k) throw std::runtime_error("no kernel @" + name);
+  cpu::CompileOptions opt = opt_in;
+  opt.spec = specialization_of(m, *k, args);
+  BackendRunResult r;
+  r.kernel = cpu::build_kernel(m, name, opt);
+  r.compiled = r.kernel->artifact().compiled;
+  const cpu::Program& P = r.kernel->program();
+  auto dims = interp::bind_kernel_extents(*k, args);
+  std::vector<int64_t> extents;
+  for (const auto& s : P.symbols) {
+    auto it = dims.find(s);
+    if (it == dims.end()) throw std::runtime_error("extent " + s + " of kernel @" + name + " is not bound by the views");
+    extents.push_back(it->second);
+  }
+  std::vector<uint64_t> scalars;
+  for (cpu::VarId v : P.scalar_params) {
+    const auto& pname = P.var(v).name;
+    auto it = args.find(pname);
+    if (it == args.end() || !std::holds_alternative<interp::Scalar>(it->second))
+      throw std::runtime_error("runtime scalar %" + pname + " has no value");
+    scalars.push_back(std::get<interp::Scalar>(it->second).bits);
+  }
+  std::vector<std::vector<uint8_t>> storage;
+  std::vector<kir_view> views;
+  std::vector<interp::HostView*> hosts;
+  for (cpu::BufId b : P.view_params) {
+    const auto& pname = P.buf(b).name;
+    auto it = args.find(pname);
+    if (it == args.end() || !std::holds_alternative<interp::HostView>(it->second))
+      throw std::runtime_error("view %" + pname + " has no value");
+    auto& h = std::get<interp::HostView>(it->second);
+    if (h.shape.size() > KIR_MAX_RANK) throw std::runtime_error("view %" + pname + " has rank above 8");
+    storage.push_back(pack(*h.storage));
+    hosts.push_back(&h);
+    kir_view v{};
+    v.data = storage.back().data();
+    v.offset = h.offset;
+    v.rank = static_cast<int64_t>(h.shape.size());
+    interp::Shape st = h.strides.empty() ? interp::row_major_strides(h.shape) : h.strides;
+    for (size_t a = 0; a < h.shape.size(); ++a) {
+      v.shape[a] = h.shape[a];
+      v.strides[a] = st[a];
+    }
+    views.push_back(v);
+  }
+  for (size_t i = 0; i < views.size(); ++i) views[i].data = storage[i].data();
+  kir_fault f = r.kernel->call(views, scalars, extents);
+  if (f.code != 0) throw std::runtime_error(cpu::fault_message(*r.kernel, f));
+  for (size_t i = 0; i < hosts.size(); ++i)
+    if (P.buf(P.view_params[i]).access != Access::In) unpack(storage[i], *hosts[i]->storage);
+  return r;
+}
+
+}  // namespace kir::oracle

@@ -1,0 +1,30 @@
+// Running a kernel on the CPU backend with the interpreter's arguments (kir run --backend cpu,
+// kir spec run --backend cpu): the same views, runtime scalars and constexpr values become a
+// specialization, native views over copies of the storages, and the extent bindings; after the
+// call, Out/InOut storages hold what the native code wrote. A native fault is a located error.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+
+#include "backends/cpu/driver/compiler.h"
+#include "interp/interpreter.h"
+
+namespace kir::oracle {
+
+struct BackendRunResult {
+  std::shared_ptr<cpu::NativeKernel> kernel;
+  bool compiled = false;  // false: the artifact came from the cache
+};
+
+// The constexpr/enum arguments of `args` as a specialization of kernel `k`.
+cpu::Specialization specialization_of(const Module& m, const Function& k,
+                                      const std::map<std::string, interp::KernelArg>& args);
+
+// Compiles (through the artifact cache), loads and calls kernel `name`. Out/InOut views of
+// `args` are updated in place (every element then counts as defined). Throws std::runtime_error
+// with a located message on a compile error or a native fault.
+BackendRunResult run_on_backend(const Module& m, const std::string& name, std::map<std::string, interp::KernelArg>& args,
+                                const cpu::CompileOptions& opt = {});
+
+}  // namespace kir::oracle
