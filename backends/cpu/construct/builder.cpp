@@ -20,6 +20,9 @@ Builder::Builder(const Module& m, Program& p) : module_(m), prog_(p) {
   register_control_ops(handlers_);
   register_memory_ops(handlers_);
   register_structured_ops(handlers_);
+  register_format_ops(handlers_);
+  register_region_ops(handlers_);
+  register_effect_ops(handlers_);
 }
 
 const CValue& Builder::get(const kir::Value* v) const {

@@ -54,6 +54,9 @@ void register_domain_ops(std::map<std::string, OpHandler>& t);
 void register_control_ops(std::map<std::string, OpHandler>& t);
 void register_memory_ops(std::map<std::string, OpHandler>& t);
 void register_structured_ops(std::map<std::string, OpHandler>& t);
+void register_format_ops(std::map<std::string, OpHandler>& t);  // ops_formats.cpp: scaled/sparse/quantized, histogram
+void register_region_ops(std::map<std::string, OpHandler>& t);  // ops_region.cpp: region_fold, region_scan
+void register_effect_ops(std::map<std::string, OpHandler>& t);  // ops_effects.cpp: atomics, scatter_reduce, random
 
 // Constexpr and enum arguments of a kernel specialization (by parameter name), as integer bits
 // (bool 0/1; enum members by value).

@@ -130,11 +130,11 @@ std::vector<StmtP> expand_contract(Program& P, const Stmt& s) {
 
 }  // namespace
 
-Implementation contract_sequential_implementation() {
-  return {"contract.sequential", "contract",
+std::vector<Implementation> contract_implementations() {
+  return {{"contract.sequential", "contract",
           "row-major over the reduce pairs, each product rounded once into the accumulator, then added "
           "(a legal order inside the reassociation envelope; integer accumulators wrap)",
-          contract_applicable, expand_contract};
+          contract_applicable, expand_contract}};
 }
 
 }  // namespace kir::cpu

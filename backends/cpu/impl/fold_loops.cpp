@@ -165,17 +165,22 @@ std::string fold_applicable(const Program&, const StructuredOp& st) {
 
 }  // namespace
 
-// Defined in contract_loops.cpp.
-Implementation contract_sequential_implementation();
-
-const std::vector<Implementation>& implementations() {
-  static const std::vector<Implementation> all = {
+std::vector<Implementation> fold_implementations() {
+  return {
       {"reduce.fold", "reduce", "canonical left fold of the combine in logical order (bitwise canonical)",
        fold_applicable, expand_reduce},
       {"scan.fold", "scan", "canonical fold along the axis, inclusive/exclusive, forward/reverse (bitwise canonical)",
        fold_applicable, expand_scan},
-      contract_sequential_implementation(),
   };
+}
+
+const std::vector<Implementation>& implementations() {
+  static const std::vector<Implementation> all = [] {
+    std::vector<Implementation> v;
+    for (auto* f : {fold_implementations, contract_implementations, format_implementations, effect_implementations})
+      for (auto& i : f()) v.push_back(std::move(i));
+    return v;
+  }();
   return all;
 }
 

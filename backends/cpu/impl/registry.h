@@ -24,6 +24,11 @@ struct Implementation {
 };
 
 const std::vector<Implementation>& implementations();
+// The families' implementations (each file adds its own; implementations() concatenates them).
+std::vector<Implementation> fold_implementations();    // fold_loops.cpp
+std::vector<Implementation> contract_implementations();  // contract_loops.cpp
+std::vector<Implementation> format_implementations();  // format_*.cpp: scaled/sparse/quantized, histogram
+std::vector<Implementation> effect_implementations();  // effects_*.cpp
 const Implementation* find_implementation(const std::string& name);
 
 // Shared by the expansions: a loop nest over `extents` with the given coordinate variables
