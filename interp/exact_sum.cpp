@@ -5,8 +5,10 @@
 
 #include <mpfr.h>
 
+#include <bit>
 #include <stdexcept>
 
+#include "numerics/arith.h"
 #include "numerics/format.h"
 
 namespace kir::interp {
@@ -108,6 +110,35 @@ uint64_t ExactSum::round(DType d) {
   mpfr_clear(x);
   mpfr_clear(t);
   return r;
+}
+
+void SequentialSum::clear() { sum_ = num::zero_bits(acc_); }
+
+void SequentialSum::add_product(const num::ExactValue& a, const num::ExactValue& b, int extra_exp) {
+  if (a.kind != num::ExactValue::Finite || b.kind != num::ExactValue::Finite) {
+    special_.clear();
+    special_.add_product(a, b, extra_exp);
+    return add_term(special_.round(acc_));
+  }
+  // round_exact takes a 64-bit significand: keep the top 64 bits of the product, the rest as sticky
+  kir::uint128 p = static_cast<kir::uint128>(a.m) * b.m;
+  int e = a.e + b.e + extra_exp;
+  bool sticky = false;
+  if (const auto hi = static_cast<uint64_t>(p >> 64)) {
+    const int sh = 64 - std::countl_zero(hi);
+    sticky = (p & ((kir::uint128{1} << sh) - 1)) != 0;
+    p >>= sh;
+    e += sh;
+  }
+  add_term(num::round_exact(a.neg != b.neg, static_cast<uint64_t>(p), e, sticky, acc_));
+}
+
+void SequentialSum::add_nan() { add_term(num::float_format(acc_).canonical_nan); }
+
+void SequentialSum::add_term(uint64_t term) {
+  auto r = num::binary(num::BinaryOp::Add, num::Scalar{acc_, sum_}, num::Scalar{acc_, term});
+  if (!r) throw std::logic_error("sequential accumulation in " + std::string(name(acc_)) + ": " + r.error().message);
+  sum_ = r->bits;
 }
 
 }  // namespace kir::interp

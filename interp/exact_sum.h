@@ -3,7 +3,8 @@
 // plus NaN/±Inf tracking. Rounded ONCE into the accumulator dtype at the end, it gives the
 // canonical result of contract / sparse / scaled contract: the exact sum of the exact products
 // rounded to nearest-even (numerics/envelope.h's `exact_rounded`; any legal evaluation lies in
-// the envelope around it).
+// the envelope around it). SequentialSum accumulates the same terms in one declared order instead
+// (Options::accumulation = Sequential).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -35,6 +36,24 @@ class ExactSum {
   uint32_t adds_ = 0;
   bool nan_ = false, pinf_ = false, ninf_ = false, any_ = false, all_negzero_ = true;
   void normalize();
+};
+
+// The sequential accumulation of interpreter.h's AccumulationOrder::Sequential: starts at +0 of
+// `acc`; each term is the exact product rounded ONCE into acc (numerics' RNE and overflow rule),
+// then added to the running value with num::binary(Add) in acc (the library's NaN rules).
+class SequentialSum {
+ public:
+  explicit SequentialSum(DType acc) : acc_(acc) { clear(); }
+  void clear();
+  void add_product(const num::ExactValue& a, const num::ExactValue& b, int extra_exp = 0);
+  void add_nan();
+  uint64_t value() const { return sum_; }  // bits of acc
+
+ private:
+  void add_term(uint64_t term);
+  DType acc_;
+  uint64_t sum_ = 0;
+  ExactSum special_;  // rounds the non-finite products (Inf, NaN, Inf x 0) as a one-term sum
 };
 
 }  // namespace kir::interp

@@ -61,6 +61,14 @@ enum class AtomicSchedule { Sequential, Interleaved };
 // per element, or seeded random segments (policy_seed; each executed region op draws its own).
 enum class Segmentation { Whole, PerElement, Random };
 
+// How contract / sparse_contract / scaled_contract accumulate a float result element (the
+// language allows any order): Canonical is the exact sum of the exact products rounded once;
+// Sequential is one declared legal order, for bit-exact comparison with a backend using it:
+// acc = +0; per reduce point, row-major over the `reduce` pairs as listed (sparse: kept positions
+// only), acc = round(acc + round(exact product)), both roundings into the accumulator dtype.
+// Integer accumulators and quantized_dot are order-independent / bitwise-defined either way.
+enum class AccumulationOrder { Canonical, Sequential };
+
 struct Options {
   std::ostream* trace = nullptr;  // one line per executed op when set
   bool break_on_nan = false;      // stop at the first op whose result has a NaN
@@ -70,6 +78,7 @@ struct Options {
   uint64_t policy_seed = 0;       // seed of the Shuffle order
   Segmentation segmentation = Segmentation::Whole;
   uint64_t segmentation_seed = 0;  // seed of the Random segmentation
+  AccumulationOrder accumulation = AccumulationOrder::Canonical;
   // Values (names without '%') printed to dump_out, elements and all, each time an op defines one.
   std::vector<std::string> dump;
   std::ostream* dump_out = nullptr;

@@ -4,8 +4,11 @@
 // `exact_rounded` centre of numerics/envelope.h; any legal reassociation lies in the envelope).
 // f32 accumulators over f32/f16/bf16 take a double-double fast path that decides the same
 // rounding with a rigorous error bound (contract_f32_fast). Integer accumulators wrap modulo 2^width, which is order-independent. Empty reductions give +0.
+// Options::accumulation = Sequential evaluates the float elements in one declared order instead
+// (SequentialSum, exact_sum.h), for bit-exact comparison with a backend that uses it.
 // quantized_dot is bitwise-defined by numerics/kquant.h (ggml's reference order).
 #include <cstring>
+#include <optional>
 
 #include "interp/engine.h"
 #include "interp/envelope_log.h"
@@ -156,9 +159,31 @@ bool contract_f32_fast(const ContractPlan& p, const Tensor& l, const Tensor& r, 
   return true;
 }
 
+// The accumulator of one float result element under Options::accumulation. Terms are added in
+// the order the handlers visit them: row-major over the reduce pairs as listed (scaled: group,
+// then element within the group).
+class ElementSum {
+ public:
+  ElementSum(AccumulationOrder order, DType acc) : acc_(acc) {
+    if (order == AccumulationOrder::Sequential) seq_.emplace(acc);
+  }
+  void clear() { seq_ ? seq_->clear() : exact_.clear(); }
+  void add_product(const num::ExactValue& a, const num::ExactValue& b, int extra_exp = 0) {
+    seq_ ? seq_->add_product(a, b, extra_exp) : exact_.add_product(a, b, extra_exp);
+  }
+  void add_nan() { seq_ ? seq_->add_nan() : exact_.add_nan(); }
+  uint64_t result() { return seq_ ? seq_->value() : exact_.round(acc_); }
+
+ private:
+  DType acc_;
+  ExactSum exact_;
+  std::optional<SequentialSum> seq_;
+};
+
 // Shared core of contract and sparse_contract; `lmask` (optional) marks lhs positions that take
 // part (sparse: the kept ones).
-Tensor contract_core(const Operation& op, const Tensor& l, const Tensor& r, DType acc, const std::vector<uint8_t>* lmask) {
+Tensor contract_core(const Operation& op, const Tensor& l, const Tensor& r, DType acc, const std::vector<uint8_t>* lmask,
+                     AccumulationOrder order) {
   ContractPlan p = plan_contract(op, l.shape, r.shape);
   Tensor out = make_tensor(acc, p.out_shape);
   if (is_integer(acc)) {
@@ -178,14 +203,14 @@ Tensor contract_core(const Operation& op, const Tensor& l, const Tensor& r, DTyp
     });
     return out;
   }
-  if (acc == DType::F32 && !lmask && contract_f32_fast(p, l, r, out)) return out;
+  if (order == AccumulationOrder::Canonical && acc == DType::F32 && !lmask && contract_f32_fast(p, l, r, out)) return out;
   std::vector<num::ExactValue> le(l.bits.size()), re(r.bits.size());
   for (size_t i = 0; i < le.size(); ++i) le[i] = num::exact_value(l.at(static_cast<int64_t>(i)));
   for (size_t i = 0; i < re.size(); ++i) re[i] = num::exact_value(r.at(static_cast<int64_t>(i)));
-  ExactSum s;
+  ElementSum s(order, acc);
   run_plan(p, [&](int64_t o, bool begin) {
     if (begin) s.clear();
-    else out.bits[static_cast<size_t>(o)] = s.round(acc);
+    else out.bits[static_cast<size_t>(o)] = s.result();
   }, [&](int64_t lo, int64_t ro) {
     if (lmask && !(*lmask)[static_cast<size_t>(lo)]) return;
     s.add_product(le[static_cast<size_t>(lo)], re[static_cast<size_t>(ro)]);
@@ -195,7 +220,7 @@ Tensor contract_core(const Operation& op, const Tensor& l, const Tensor& r, DTyp
 
 Flow op_contract(Engine& E, Frame& f, const Operation& op) {
   const Tensor &l = E.operand(f, op, 0).tensor(), &r = E.operand(f, op, 1).tensor();
-  E.set(f, op, 0, contract_core(op, l, r, op.result()->type.dtype(), nullptr));
+  E.set(f, op, 0, contract_core(op, l, r, op.result()->type.dtype(), nullptr, E.opts.accumulation));
   if (E.opts.envelopes) log_envelopes(E, f, op);
   return {};
 }
@@ -240,7 +265,7 @@ Flow op_sparse_contract(Engine& E, Frame& f, const Operation& op) {
         mask[static_cast<size_t>(di)] = 1;
       }
     }
-  E.set(f, op, 0, contract_core(op, dense, r, op.result()->type.dtype(), &mask));
+  E.set(f, op, 0, contract_core(op, dense, r, op.result()->type.dtype(), &mask, E.opts.accumulation));
   if (E.opts.envelopes) log_sparse_envelopes(E, f, op, dense, r, mask);
   return {};
 }
@@ -273,7 +298,7 @@ Flow op_scaled_contract(Engine& E, Frame& f, const Operation& op) {
   if (l.shape[2] != cl || r.shape[1] != cr) fail(op, ErrorKind::ShapeMismatch, "carrier extent does not match the group size");
   const DType acc = op.result()->type.dtype();
   Tensor out = make_tensor(acc, {M, N});
-  ExactSum s;
+  ElementSum s(E.opts.accumulation, acc);
   for (int64_t m = 0; m < M; ++m)
     for (int64_t n = 0; n < N; ++n) {
       s.clear();
@@ -287,7 +312,7 @@ Flow op_scaled_contract(Engine& E, Frame& f, const Operation& op) {
           s.add_product(a, b, sexp);
         }
       }
-      out.bits[static_cast<size_t>(m * N + n)] = s.round(acc);
+      out.bits[static_cast<size_t>(m * N + n)] = s.result();
     }
   E.set(f, op, 0, std::move(out));
   if (E.opts.envelopes) log_envelopes(E, f, op);

@@ -8,9 +8,10 @@
 // reduce/scan/contract execution; --policy parallel=canonical|reverse|shuffle:SEED picks the
 // order of the points of every parallel, --policy atomics=interleaved:SEED interleaves their
 // atomics under a seeded scheduler, --policy region=whole|element|random:SEED segments every
-// region_fold/region_scan; --check-laws checks the seed-section-9 laws of every
-// region_fold/region_scan executed (random segmentations from --seed) and prints the report,
-// exit 1 when a law breaks.
+// region_fold/region_scan, --policy accumulation=canonical|sequential picks how the contract
+// family accumulates float results (interp::AccumulationOrder); --check-laws checks the
+// seed-section-9 laws of every region_fold/region_scan executed (random segmentations from
+// --seed) and prints the report, exit 1 when a law breaks.
 // Surface files are normalized first. Exit: 0 ok, 1 error, 2 usage.
 #include <filesystem>
 #include <iostream>
@@ -107,8 +108,8 @@ int run(const RunArgs& a) {
     }
     for (const auto& p : a.policies) {
       const std::string usage =
-          "--policy takes parallel=canonical|reverse|shuffle:SEED, atomics=sequential|interleaved:SEED or "
-          "region=whole|element|random:SEED, got '" + p + "'";
+          "--policy takes parallel=canonical|reverse|shuffle:SEED, atomics=sequential|interleaved:SEED, "
+          "region=whole|element|random:SEED or accumulation=canonical|sequential, got '" + p + "'";
       // SEED: decimal digits of a uint64 (one parser for every seeded policy).
       auto seed_of = [](const std::string& v, uint64_t& out) {
         if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) return false;
@@ -126,6 +127,11 @@ int run(const RunArgs& a) {
       if (p.rfind("region=random:", 0) == 0) {
         if (!seed_of(p.substr(14), opts.segmentation_seed)) return fail_usage(usage);
         opts.segmentation = interp::Segmentation::Random;
+        continue;
+      }
+      if (p == "accumulation=canonical" || p == "accumulation=sequential") {
+        opts.accumulation = p == "accumulation=canonical" ? interp::AccumulationOrder::Canonical
+                                                          : interp::AccumulationOrder::Sequential;
         continue;
       }
       if (p == "atomics=sequential") {
@@ -203,7 +209,9 @@ void register_run_command(CLI::App& app, int& exit_code) {
   run_cmd->add_option("--dump", args.dumps, "Print every definition of value %NAME with all its elements (repeatable)");
   run_cmd->add_option("--policy", args.policies,
                       "parallel=canonical|reverse|shuffle:SEED (order of parallel points); atomics=sequential|interleaved:SEED; "
-                      "region=whole|element|random:SEED (segmentation of region_fold/region_scan)");
+                      "region=whole|element|random:SEED (segmentation of region_fold/region_scan); "
+                      "accumulation=canonical|sequential (float contract sums: exact then rounded once, or "
+                      "term by term in reduce order)");
   run_cmd->add_flag("--check-laws", args.check_laws,
                     "Check the laws of every region_fold/region_scan under several segmentations (exit 1 when one breaks)");
   run_cmd->callback([&exit_code] { exit_code = run(args); });

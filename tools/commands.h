@@ -10,4 +10,5 @@ void register_numerics_commands(CLI::App& app, int& exit_code);  // numerics eva
 void register_campaign_command(CLI::App& app, int& exit_code);   // campaign (the main job)
 void register_spec_commands(CLI::App& app, int& exit_code);      // spec validate/instantiate
 void register_run_command(CLI::App& app, int& exit_code);        // run (reference interpreter)
+void register_backend_commands(CLI::App& app, int& exit_code);   // compile, backend info (CPU backend)
 }  // namespace kir::tools
