@@ -30,6 +30,8 @@ struct Differential {
   std::string backend_error;   // a compile error or native fault (the interpreter ran fine)
   std::string interp_error;    // the interpreter failed (then the backend must fail too)
   bool ok() const { return mismatches.empty() && backend_error.empty() && interp_error.empty(); }
+  // Both ran and agree, or both reported an error (an erroneous program, e.g. out of bounds).
+  bool agree() const { return ok() || (!backend_error.empty() && !interp_error.empty()); }
   std::string str() const;     // one line per problem, or "N elements bit-identical"
 };
 

@@ -20,6 +20,8 @@
 #include "interp/envelope_log.h"
 #include "interp/interpreter.h"
 #include "interp/npy.h"
+#include "oracle/backend_run.h"
+#include "oracle/differential.h"
 #include "tools/commands.h"
 #include "tools/kernel_inputs.h"
 #include "kir/load.h"
@@ -34,6 +36,8 @@ struct RunArgs {
   bool trace = false;
   bool envelope = false;
   bool check_laws = false;
+  std::string backend = "interp";
+  bool no_check = false;
 };
 
 int fail_usage(const std::string& msg) {
@@ -49,6 +53,57 @@ bool defines_value(const Module& m, const std::string& name) {
       for (const auto& r : op.results) found = found || r->name == name;
     });
   return found;
+}
+
+// Prints (and with --output writes) the Out/InOut views of a finished run.
+void report_outputs(const RunArgs& a, const Function& k, std::map<std::string, interp::KernelArg>& args) {
+  if (!a.output.empty()) std::filesystem::create_directories(a.output);
+  for (const kir::Value* p : k.params()) {
+    if (!p->type.is(TypeKind::View) || p->type.access() == Access::In) continue;
+    const auto& h = std::get<interp::HostView>(args[p->name]);
+    interp::Tensor t;
+    t.dtype = h.storage->dtype;
+    t.shape = h.shape;
+    t.bits = h.storage->bits;
+    int64_t undefined = 0;
+    for (size_t i = 0; i < h.storage->defined.size(); ++i) undefined += h.storage->defined[i] == 0;
+    std::cout << "%" << p->name << ": " << interp::summarize(interp::Value(t));
+    if (undefined) std::cout << " (" << undefined << " elements never written)";
+    std::cout << "\n";
+    if (!a.output.empty()) interp::write_npy((std::filesystem::path(a.output) / (p->name + ".npy")).string(), t.dtype, t.shape, t.bits);
+  }
+}
+
+// --backend cpu: the kernel runs natively; unless --no-check, the interpreter runs the same
+// inputs under the backend's declared evaluation order and every output must agree bit for bit.
+int run_backend(const RunArgs& a, const Module& m, const Function& k, std::map<std::string, interp::KernelArg>& args) {
+  if (a.trace || a.envelope || a.check_laws || !a.break_on.empty() || !a.dumps.empty() || !a.policies.empty())
+    return fail_usage("--trace, --envelope, --check-laws, --break-on, --dump and --policy apply to the interpreter, "
+                      "not to --backend cpu");
+  if (a.no_check) {
+    oracle::run_on_backend(m, k.name, args);
+    report_outputs(a, k, args);
+    return 0;
+  }
+  std::map<std::string, interp::KernelArg> out;
+  auto d = oracle::run_differential(m, k.name, args, &out);
+  if (!d.backend_error.empty()) {
+    std::cerr << d.backend_error << "\n";
+    if (d.interp_error.empty()) std::cerr << "kir run: the interpreter ran these inputs without error\n";
+    return 1;
+  }
+  if (!d.interp_error.empty()) {
+    std::cerr << "kir run: the native run finished, but the interpreter reports an error the backend did not:\n"
+              << d.interp_error << "\n";
+    return 1;
+  }
+  report_outputs(a, k, out);
+  if (!d.ok()) {
+    std::cerr << "kir run: the CPU backend disagrees with the interpreter:\n" << d.str();
+    return 1;
+  }
+  std::cout << "check: " << d.str();
+  return 0;
 }
 
 int run(const RunArgs& a) {
@@ -97,6 +152,8 @@ int run(const RunArgs& a) {
   try {
     std::string err = make_kernel_args(*k, spec, args, std::cerr);
     if (!err.empty()) return fail_usage(err);
+    if (a.backend == "cpu") return run_backend(a, *m, *k, args);
+    if (a.backend != "interp") return fail_usage("--backend takes interp or cpu, got '" + a.backend + "'");
     interp::Options opts;
     if (a.trace) opts.trace = &std::cout;
     interp::EnvelopeLog envelopes;
@@ -212,6 +269,10 @@ void register_run_command(CLI::App& app, int& exit_code) {
                       "region=whole|element|random:SEED (segmentation of region_fold/region_scan); "
                       "accumulation=canonical|sequential (float contract sums: exact then rounded once, or "
                       "term by term in reduce order)");
+  run_cmd->add_option("--backend", args.backend,
+                      "interp (the exact interpreter, default) or cpu (native code from the CPU backend, checked "
+                      "bit for bit against the interpreter)");
+  run_cmd->add_flag("--no-check", args.no_check, "With --backend cpu: skip the interpreter cross-check");
   run_cmd->add_flag("--check-laws", args.check_laws,
                     "Check the laws of every region_fold/region_scan under several segmentations (exit 1 when one breaks)");
   run_cmd->callback([&exit_code] { exit_code = run(args); });

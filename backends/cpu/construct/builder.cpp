@@ -325,7 +325,14 @@ const Operation* Builder::build_region(const Region& r) {
 void Builder::build_op(const Operation& op) {
   auto it = handlers_.find(op.name);
   if (it == handlers_.end()) not_implemented(op, "`" + op.name + "`");
-  it->second(*this, op);
+  try {
+    it->second(*this, op);
+  } catch (const BackendError& e) {
+    // Located already (by this op or an op of an inlined helper)? Otherwise locate it here.
+    std::string w = e.what();
+    if (w.find(": error[backend]: ") != std::string::npos) throw;
+    fail(op, w);
+  }
 }
 
 std::vector<CValue> Builder::inline_call(const Operation& site, const Function& fn, const std::vector<CValue>& args) {

@@ -58,7 +58,15 @@ void fold_op(Builder& B, const Operation& op, const std::string& kind, const Typ
   // Identity per leaf over the accumulator coordinates.
   std::vector<Type> atypes;
   Builder::type_leaves(acc_type, atypes);
-  size_t arank = atypes.empty() || !atypes[0].is_tensor() ? 0 : atypes[0].rank();
+  // The accumulator coordinates span the highest-rank leaf; a lower-rank leaf must be a scalar
+  // (broadcast element-wise by the combine) or of that same rank.
+  size_t arank = 0;
+  for (const auto& t : atypes) arank = std::max(arank, t.is_tensor() ? t.rank() : size_t{0});
+  for (const auto& t : atypes) {
+    size_t r = t.is_tensor() ? t.rank() : 0;
+    if (r != 0 && r != arank) B.not_implemented(op, kind + " whose accumulator leaves have ranks " + std::to_string(r) +
+                                                     " and " + std::to_string(arank));
+  }
   std::vector<ExprP> coords;
   for (size_t k = 0; k < arank; ++k) {
     VarId v = B.program().add_var("a" + std::to_string(k), DType::Index, VarRole::Loop);

@@ -168,7 +168,7 @@ void op_transpose(Builder& B, const Operation& op) {
 
 void op_reshape(Builder& B, const Operation& op) {
   const CValue& x = B.get(op.operands[0]);
-  const auto& xs = B.program().buf(x.buf).shape;
+  const std::vector<ExprP> xs = B.program().buf(x.buf).shape;  // a copy: compute() adds buffers
   DType d = value_dtype(result_type(op));
   auto shape = B.shape_of(op, result_type(op));
   B.set(op.result(), B.compute(op, op.result()->name, d, shape, [&](const std::vector<ExprP>& c) {

@@ -82,38 +82,74 @@ std::vector<VarId> init_accumulators(Program& P, std::vector<StmtP>& into, const
   return acc;
 }
 
+// Leaves of a tuple/record accumulator may differ in rank (a scalar leaf beside a tensor
+// one, broadcast by the combine): the loops run over the highest-rank result, a leaf of rank r
+// takes the trailing r coordinates, and a lower-rank leaf is stored once (where the leading
+// coordinates are 0) so that every element has exactly one writer.
+size_t widest(const Program& P, const std::vector<BufId>& bufs) {
+  size_t w = 0;
+  for (size_t k = 1; k < bufs.size(); ++k)
+    if (P.buf(bufs[k]).shape.size() > P.buf(bufs[w]).shape.size()) w = k;
+  return w;
+}
+
+std::vector<ExprP> trailing(const std::vector<VarId>& vars, size_t r) {
+  std::vector<ExprP> out;
+  for (size_t i = vars.size() - r; i < vars.size(); ++i) out.push_back(make_var(vars[i], DType::Index));
+  return out;
+}
+
+void store_leaf(std::vector<StmtP>& into, const Program& P, BufId b, std::vector<ExprP> idx,
+                const std::vector<VarId>& outer, size_t leaf_outer_rank, ExprP value, int32_t op_id) {
+  auto w = make_stmt(StmtKind::Store, op_id);
+  w->buf = b;
+  w->index = std::move(idx);
+  w->value = std::move(value);
+  (void)P;
+  if (leaf_outer_rank == outer.size()) {
+    into.push_back(std::move(w));
+    return;
+  }
+  ExprP first = make_const(DType::Bool, 1);
+  for (size_t i = 0; i < outer.size() - leaf_outer_rank; ++i)
+    first = make_binary("and", first, make_compare("eq", make_var(outer[i], DType::Index), make_index(0)));
+  auto g = make_stmt(StmtKind::If, op_id);
+  g->value = first;
+  g->body.push_back(std::move(w));
+  into.push_back(std::move(g));
+}
+
 std::vector<StmtP> expand_reduce(Program& P, const Stmt& s) {
   const StructuredOp& st = *s.structured;
   auto axes = int_list(st, "axes");
-  const auto& src_shape = P.buf(st.operands[0]).shape;
-  std::vector<bool> reduced(src_shape.size(), false);
-  std::vector<ExprP> red_ext;
-  for (auto a : axes) {
-    reduced[static_cast<size_t>(a)] = true;
-    red_ext.push_back(src_shape[static_cast<size_t>(a)]);
-  }
   std::vector<VarId> rvars = st.coords;
+  size_t wide = widest(P, st.results);
+  std::vector<ExprP> red_ext;
+  for (auto a : axes) red_ext.push_back(P.buf(st.operands[wide]).shape.at(static_cast<size_t>(a)));
   std::vector<StmtP> out;
-  out.push_back(loop_nest(P, rvars, P.buf(st.results[0]).shape, [&](std::vector<StmtP>& body) {
+  out.push_back(loop_nest(P, rvars, P.buf(st.results[wide]).shape, [&](std::vector<StmtP>& body) {
     auto acc = init_accumulators(P, body, st, s.op_id);
     std::vector<VarId> qvars;
     body.push_back(loop_nest(P, qvars, red_ext, [&](std::vector<StmtP>& inner) {
-      // Source coordinate: result coordinates fill the kept axes in order, q the reduced ones.
-      std::vector<ExprP> idx(src_shape.size());
-      size_t ri = 0;
-      for (size_t a = 0; a < src_shape.size(); ++a)
-        if (!reduced[a]) idx[a] = make_var(rvars[ri++], DType::Index);
-      for (size_t j = 0; j < axes.size(); ++j) idx[static_cast<size_t>(axes[j])] = make_var(qvars[j], DType::Index);
       std::vector<ExprP> x;
-      for (BufId b : st.operands) x.push_back(make_load(b, P.buf(b).dtype, idx));
+      for (size_t k = 0; k < st.operands.size(); ++k) {
+        const auto& src_shape = P.buf(st.operands[k]).shape;
+        std::vector<bool> reduced(src_shape.size(), false);
+        for (auto a : axes) reduced.at(static_cast<size_t>(a)) = true;
+        auto kept = trailing(rvars, src_shape.size() - axes.size());
+        // Source coordinate: result coordinates fill the kept axes in order, q the reduced ones.
+        std::vector<ExprP> idx(src_shape.size());
+        size_t ri = 0;
+        for (size_t a = 0; a < src_shape.size(); ++a)
+          if (!reduced[a]) idx[a] = kept[ri++];
+        for (size_t j = 0; j < axes.size(); ++j) idx[static_cast<size_t>(axes[j])] = make_var(qvars[j], DType::Index);
+        x.push_back(make_load(st.operands[k], P.buf(st.operands[k]).dtype, idx));
+      }
       combine_into(P, inner, st, acc, x, false, s.op_id);
     }));
     for (size_t k = 0; k < st.results.size(); ++k) {
-      auto w = make_stmt(StmtKind::Store, s.op_id);
-      w->buf = st.results[k];
-      for (VarId v : rvars) w->index.push_back(make_var(v, DType::Index));
-      w->value = make_var(acc[k], P.var(acc[k]).dtype);
-      body.push_back(std::move(w));
+      size_t r = P.buf(st.results[k]).shape.size();
+      store_leaf(body, P, st.results[k], trailing(rvars, r), rvars, r, make_var(acc[k], P.var(acc[k]).dtype), s.op_id);
     }
   }));
   return out;
@@ -124,32 +160,34 @@ std::vector<StmtP> expand_scan(Program& P, const Stmt& s) {
   auto ax_it = st.attrs.find("axis");
   size_t axis = ax_it == st.attrs.end() ? 0 : static_cast<size_t>(ax_it->second.i);
   bool inclusive = flag(st, "inclusive", true), reverse = flag(st, "reverse", false);
-  const auto& src_shape = P.buf(st.operands[0]).shape;
+  size_t wide = widest(P, st.results);
+  const auto& wide_shape = P.buf(st.operands[wide]).shape;
   std::vector<ExprP> outer_ext;
-  for (size_t a = 0; a < src_shape.size(); ++a)
-    if (a != axis) outer_ext.push_back(src_shape[a]);
+  for (size_t a = 0; a < wide_shape.size(); ++a)
+    if (a != axis) outer_ext.push_back(wide_shape[a]);
+  ExprP n = wide_shape.at(axis);
   std::vector<VarId> ovars = st.coords;
   std::vector<StmtP> out;
   out.push_back(loop_nest(P, ovars, outer_ext, [&](std::vector<StmtP>& body) {
     auto acc = init_accumulators(P, body, st, s.op_id);
     std::vector<VarId> pvars;
-    body.push_back(loop_nest(P, pvars, {src_shape[axis]}, [&](std::vector<StmtP>& inner) {
+    body.push_back(loop_nest(P, pvars, {n}, [&](std::vector<StmtP>& inner) {
       ExprP p = make_var(pvars[0], DType::Index);
-      if (reverse) p = index_sub(index_sub(src_shape[axis], make_index(1)), p);
-      std::vector<ExprP> idx;
-      size_t oi = 0;
-      for (size_t a = 0; a < src_shape.size(); ++a) idx.push_back(a == axis ? p : make_var(ovars[oi++], DType::Index));
+      if (reverse) p = index_sub(index_sub(n, make_index(1)), p);
+      std::vector<std::vector<ExprP>> idx(st.operands.size());
+      for (size_t k = 0; k < st.operands.size(); ++k) {
+        size_t r = P.buf(st.operands[k]).shape.size();
+        auto o = trailing(ovars, r - 1);
+        size_t oi = 0;
+        for (size_t a = 0; a < r; ++a) idx[k].push_back(a == axis ? p : o[oi++]);
+      }
       auto store = [&] {
-        for (size_t k = 0; k < st.results.size(); ++k) {
-          auto w = make_stmt(StmtKind::Store, s.op_id);
-          w->buf = st.results[k];
-          w->index = idx;
-          w->value = make_var(acc[k], P.var(acc[k]).dtype);
-          inner.push_back(std::move(w));
-        }
+        for (size_t k = 0; k < st.results.size(); ++k)
+          store_leaf(inner, P, st.results[k], idx[k], ovars, P.buf(st.results[k]).shape.size() - 1,
+                     make_var(acc[k], P.var(acc[k]).dtype), s.op_id);
       };
       std::vector<ExprP> x;
-      for (BufId b : st.operands) x.push_back(make_load(b, P.buf(b).dtype, idx));
+      for (size_t k = 0; k < st.operands.size(); ++k) x.push_back(make_load(st.operands[k], P.buf(st.operands[k]).dtype, idx[k]));
       if (!inclusive) store();
       combine_into(P, inner, st, acc, x, reverse, s.op_id);
       if (inclusive) store();

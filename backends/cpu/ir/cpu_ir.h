@@ -12,12 +12,13 @@
 //    coordinate — the pre-loop form fusion works on), ordered control (If, For/While with
 //    carries, Break, Continue), blocking loops with bounds and tails, Tasks (explicit parallel
 //    work with workset, captures and output responsibility, joined before the call returns),
-//    Store, Let/Assign, Check (a located run-time fault condition), Alloc/Free, and Structured
+//    Store, Atomic, Let/Assign, Check (a located run-time fault condition), Alloc/Free, and Structured
 //    (reduce, scan, contract … with their full numeric contract until an implementation expands
 //    them into loops).
 // Expressions are immutable and shared; statements are owned trees that passes rewrite in place.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -186,6 +187,7 @@ enum class StmtKind {
   Free,        // release buf
   Structured,  // a structured op awaiting expansion
   Copy,        // buf := src (whole buffer, same shape): loop carries of tensors
+  Atomic,      // one indivisible access of buf[index...] (see Stmt::op); var = the old value
 };
 
 struct Stmt;
@@ -215,6 +217,20 @@ struct Stmt {
   // Tasks: the workset facts the partition pass derived them from.
   std::vector<BufId> captures, outputs;
   bool unique_writes = false;  // each output element is written by one task only
+  // Atomic: "<what>.<order>" with order relaxed|acquire|release|acq_rel and what one of
+  //   load                     var = buf[index]
+  //   store                    buf[index] = value
+  //   rmw.<kind>               var = old; buf[index] = kind(old, value); kind exchange|add|max|
+  //                            min|and|or|xor (the language's rules of the buffer's dtype)
+  //   cas                      var = old; var2 (bool) = old bits == value bits (expected); if so
+  //                            buf[index] = detail[0] (desired)
+  //   update                   buf[index] = value, an expression over var = the current
+  //                            contents (a CAS loop: value is recomputed until it lands); var
+  //                            is in scope in value only
+  // With op_id set an index outside buf is a located fault (nothing is accessed). The result
+  // vars (Let role) of the other forms are defined from this statement to the end of its block.
+  std::string op;
+  VarId var2 = kNone;
 };
 
 StmtP make_stmt(StmtKind k, int32_t op_id = kNone);
@@ -227,8 +243,9 @@ struct OpOrigin {
 
 struct Program {
   std::string kernel;
-  std::vector<Var> vars;
-  std::vector<Buffer> bufs;
+  // Deques: references to a buffer or variable stay valid while passes add more.
+  std::deque<Var> vars;
+  std::deque<Buffer> bufs;
   std::vector<OpOrigin> ops;
   std::vector<std::string> symbols;  // extent symbols bound at the call (call->extents order)
   std::vector<VarId> symbol_vars;
