@@ -72,6 +72,22 @@ BackendRunResult run_on_backend(const Module& m, const std::string& name, std::m
   r.compiled = r.kernel->artifact().compiled;
   const cpu::Program& P = r.kernel->program();
   auto dims = interp::bind_kernel_extents(*k, args);
+  // Symbols that appear only inside compound extents (`NS + 1`) are solved from a view axis
+  // whose extent is linear in that one symbol with coefficient 1.
+  for (const kir::Value* p : k->params()) {
+    if (!p->type.is(TypeKind::View)) continue;
+    auto it = args.find(p->name);
+    if (it == args.end() || !std::holds_alternative<interp::HostView>(it->second)) continue;
+    const auto& shape = std::get<interp::HostView>(it->second).shape;
+    for (size_t a = 0; a < p->type.shape().size() && a < shape.size(); ++a) {
+      const Extent& e = p->type.shape()[a];
+      auto syms = e.symbols();
+      if (syms.size() != 1 || dims.count(syms[0])) continue;
+      auto at = [&](int64_t v) { return e.evaluate([&](const std::string&) { return std::optional<int64_t>(v); }); };
+      auto c0 = at(0), c1 = at(1), c2 = at(2);
+      if (c0 && c1 && c2 && *c1 - *c0 == 1 && *c2 - *c1 == 1) dims[syms[0]] = shape[a] - *c0;
+    }
+  }
   std::vector<int64_t> extents;
   for (const auto& s : P.symbols) {
     auto it = dims.find(s);

@@ -3,6 +3,8 @@
 // rules, and comparing with the reference.
 #include "oracle/spec_run.h"
 
+#include "oracle/differential.h"
+
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -285,8 +287,23 @@ void run_kernel(const Module& m, const Function& k, Invocation& inv, const std::
   });
 }
 
+// The paired kernel on the CPU backend with the same arguments, checked bit for bit against
+// the interpreter under the backend's declared order (differential.h).
+void run_backend_case(const Module& m, const Function& k, const std::map<std::string, interp::KernelArg>& args,
+                      CaseResult& c) {
+  Differential d = run_differential(m, k.name, args);
+  c.compiled = d.compiled;
+  if (d.ok()) {
+    c.backend = Status::Pass;
+    return;
+  }
+  c.backend = Status::Fail;
+  c.backend_message = d.str();
+  while (!c.backend_message.empty() && c.backend_message.back() == '\n') c.backend_message.pop_back();
+}
+
 void run_case(const specs::OpSpec& op, const specs::Call& call, const LoadedKernels& kern, const LoadedKernels& ref,
-              bool inject_special) {
+              bool inject_special, CaseResult* backend) {
   const Function& k = *kernel_for_call(*kern.module, op.name, call, kern.path);
   const Function& r = *kernel_for_call(*ref.module, op.name, call, ref.path);
   specs::DataOptions dopt;
@@ -303,6 +320,7 @@ void run_case(const specs::OpSpec& op, const specs::Call& call, const LoadedKern
   Invocation got = guarded("kernel @" + k.name, [&] { return build_args(k, call, by_name); });
   std::map<std::string, std::vector<uint64_t>> before;
   for (const auto& [n, h] : got.views) before[n] = h.storage->bits;
+  if (backend) run_backend_case(*kern.module, k, got.args, *backend);
   run_kernel(*kern.module, k, got, "kernel");
   check_manifest_rules(op, call, got, before);
 
@@ -341,6 +359,12 @@ const char* status_name(CaseResult::Status s) {
 size_t SpecRunSummary::count(CaseResult::Status s) const {
   size_t n = 0;
   for (const auto& c : cases) n += c.status == s;
+  return n;
+}
+
+size_t SpecRunSummary::count_backend(CaseResult::Status s) const {
+  size_t n = 0;
+  for (const auto& c : cases) n += c.backend == s;
   return n;
 }
 
@@ -413,7 +437,7 @@ SpecRunSummary run_spec_workloads(const std::vector<std::string>& paths, const S
       c.case_id = call.case_id;
       const auto t0 = std::chrono::steady_clock::now();
       try {
-        run_case(*w.op, call, w.kern, w.ref, opts.inject_special);
+        run_case(*w.op, call, w.kern, w.ref, opts.inject_special, opts.backend_cpu ? &c : nullptr);
       } catch (const CaseFailure& e) {
         c.status = Status::Fail;
         c.message = e.what();
@@ -422,6 +446,7 @@ SpecRunSummary run_spec_workloads(const std::vector<std::string>& paths, const S
         c.message = std::string("internal error: ") + e.what();
       }
       c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (c.backend != Status::Skip) ++(c.compiled ? sum.artifacts_compiled : sum.artifacts_loaded);
       report(std::move(c));
     }
   }

@@ -24,12 +24,18 @@ struct CaseResult {
   Status status = Status::Pass;
   std::string message;  // why it failed or was skipped; empty on pass
   double seconds = 0;
+  // With SpecRunOptions::backend_cpu: the paired kernel on the CPU backend, checked bit for bit
+  // against the interpreter under the backend's declared evaluation order (Skip: not run).
+  Status backend = Status::Skip;
+  std::string backend_message;
+  bool compiled = false;  // the backend compiled its artifact (false: loaded from the cache)
 };
 const char* status_name(CaseResult::Status s);  // "pass", "FAIL", "skip"
 
 struct SpecRunOptions {
   std::string only_op, only_row;
   bool inject_special = false;  // special values in float inputs (datagen)
+  bool backend_cpu = false;     // also run every case on the CPU backend (oracle/differential.h)
   // Called as each case finishes (progress display); `total` counts the cases of every op.
   std::function<void(const CaseResult&, size_t done, size_t total)> on_case;
 };
@@ -39,6 +45,8 @@ struct SpecRunSummary {
   bool manifest_errors = false;
   std::vector<CaseResult> cases;
   size_t count(CaseResult::Status s) const;
+  size_t count_backend(CaseResult::Status s) const;
+  size_t artifacts_compiled = 0, artifacts_loaded = 0;  // backend artifacts: built now / from the cache
 };
 
 SpecRunSummary run_spec_workloads(const std::vector<std::string>& paths, const SpecRunOptions& opts);

@@ -123,7 +123,7 @@ int run_instantiate(const InstArgs& a) {
 
 struct RunArgs {
   std::vector<std::string> paths;
-  std::string op, row, json;
+  std::string op, row, json, backend = "interp";
   bool special = false;
 };
 
@@ -135,8 +135,13 @@ int run_workloads(const RunArgs& a) {
   opts.only_op = a.op;
   opts.only_row = a.row;
   opts.inject_special = a.special;
+  if (a.backend != "interp" && a.backend != "cpu") {
+    std::cerr << "kir spec run: --backend takes interp or cpu, got '" << a.backend << "'\n";
+    return 2;
+  }
+  opts.backend_cpu = a.backend == "cpu";
   opts.on_case = [tty](const oracle::CaseResult& c, size_t done, size_t total) {
-    const bool bad = c.status == oracle::CaseResult::Status::Fail;
+    const bool bad = c.status == oracle::CaseResult::Status::Fail || c.backend == oracle::CaseResult::Status::Fail;
     const std::string what =
         c.op + (c.label.empty() ? "" : " [" + c.label + (c.case_id.empty() || c.case_id == c.label ? "" : " " + c.case_id) + "]");
     if (tty) {
@@ -145,12 +150,14 @@ int run_workloads(const RunArgs& a) {
       std::cout << "\r\033[K[" << std::string(static_cast<size_t>(filled), '#') << std::string(static_cast<size_t>(width - filled), ' ')
                 << "] " << done << "/" << total << " " << what << std::flush;
       if (bad || done == total) std::cout << "\n";
-      if (bad) std::cout << "FAIL " << what << ": " << c.message << "\n";
+      if (bad) std::cout << "FAIL " << what << ": " << c.message << (c.message.empty() ? "" : " ") << c.backend_message << "\n";
       return;
     }
-    std::cout << std::left << std::setw(5) << oracle::status_name(c.status) << " " << what << " " << std::fixed
-              << std::setprecision(3) << c.seconds << " s";
+    std::cout << std::left << std::setw(5) << oracle::status_name(c.status);
+    if (c.backend != oracle::CaseResult::Status::Skip) std::cout << " cpu:" << std::setw(5) << oracle::status_name(c.backend);
+    std::cout << " " << what << " " << std::fixed << std::setprecision(3) << c.seconds << " s";
     if (!c.message.empty()) std::cout << ": " << c.message;
+    if (!c.backend_message.empty()) std::cout << (c.message.empty() ? ": " : "; ") << "cpu: " << c.backend_message;
     std::cout << "\n";
   };
   std::vector<std::string> paths = a.paths.empty() ? std::vector<std::string>{"specs"} : a.paths;
@@ -162,7 +169,7 @@ int run_workloads(const RunArgs& a) {
   }
   // Table: op, cases, passed, failed, skipped, seconds.
   struct Row {
-    size_t cases = 0, pass = 0, fail = 0, skip = 0;
+    size_t cases = 0, pass = 0, fail = 0, skip = 0, cpu_pass = 0, cpu_fail = 0;
     double seconds = 0;
   };
   std::map<std::string, Row> table;
@@ -172,27 +179,38 @@ int run_workloads(const RunArgs& a) {
     r.pass += c.status == oracle::CaseResult::Status::Pass;
     r.fail += c.status == oracle::CaseResult::Status::Fail;
     r.skip += c.status == oracle::CaseResult::Status::Skip;
+    r.cpu_pass += c.backend == oracle::CaseResult::Status::Pass;
+    r.cpu_fail += c.backend == oracle::CaseResult::Status::Fail;
     r.seconds += c.seconds;
   }
   size_t wname = 2;
   for (const auto& [n, r] : table) wname = std::max(wname, n.size());
-  std::cout << "\n" << std::left << std::setw(static_cast<int>(wname)) << "op" << "  cases  pass  fail  skip  seconds\n";
+  const bool cpu = opts.backend_cpu;
+  std::cout << "\n" << std::left << std::setw(static_cast<int>(wname)) << "op" << "  cases  pass  fail  skip"
+            << (cpu ? "  cpu pass  cpu fail" : "") << "  seconds\n";
   double total_s = 0;
   for (const auto& [n, r] : table) {
     std::cout << std::left << std::setw(static_cast<int>(wname)) << n << std::right << "  " << std::setw(5) << r.cases << "  "
-              << std::setw(4) << r.pass << "  " << std::setw(4) << r.fail << "  " << std::setw(4) << r.skip << "  " << std::setw(7)
-              << std::fixed << std::setprecision(2) << r.seconds << "\n";
+              << std::setw(4) << r.pass << "  " << std::setw(4) << r.fail << "  " << std::setw(4) << r.skip;
+    if (cpu) std::cout << "  " << std::setw(8) << r.cpu_pass << "  " << std::setw(8) << r.cpu_fail;
+    std::cout << "  " << std::setw(7) << std::fixed << std::setprecision(2) << r.seconds << "\n";
     total_s += r.seconds;
   }
   const size_t fails = sum.count(oracle::CaseResult::Status::Fail);
   std::cout << table.size() << " ops, " << sum.cases.size() << " cases: " << sum.count(oracle::CaseResult::Status::Pass) << " passed, "
             << fails << " failed, " << sum.count(oracle::CaseResult::Status::Skip) << " skipped (" << std::fixed << std::setprecision(1)
             << total_s << " s)\n";
+  const size_t cpu_fails = sum.count_backend(oracle::CaseResult::Status::Fail);
+  if (cpu)
+    std::cout << "cpu backend: " << sum.count_backend(oracle::CaseResult::Status::Pass) << " cases bit-identical to the interpreter, "
+              << cpu_fails << " failed; artifacts: " << sum.artifacts_compiled << " compiled, " << sum.artifacts_loaded
+              << " loaded from the cache\n";
   if (!a.json.empty()) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& c : sum.cases)
       j.push_back({{"op", c.op}, {"label", c.label}, {"case_id", c.case_id}, {"status", oracle::status_name(c.status)},
-                   {"message", c.message}, {"seconds", c.seconds}});
+                   {"message", c.message}, {"seconds", c.seconds}, {"backend", oracle::status_name(c.backend)},
+                   {"backend_message", c.backend_message}, {"compiled", c.compiled}});
     std::ofstream out(a.json);
     if (!out) {
       std::cerr << "kir spec run: cannot write " << a.json << "\n";
@@ -200,7 +218,7 @@ int run_workloads(const RunArgs& a) {
     }
     out << j.dump(2) << "\n";
   }
-  return fails ? 1 : 0;
+  return fails || cpu_fails ? 1 : 0;
 }
 
 }  // namespace
@@ -239,6 +257,9 @@ void register_spec_commands(CLI::App& app, int& exit_code) {
   r->add_option("--row", ra->row, "run only the rows with this label");
   r->add_option("--json", ra->json, "write a JSON summary of every case to this file");
   r->add_flag("--special", ra->special, "inject special values (0, -0, inf, nan, extremes) into float inputs");
+  r->add_option("--backend", ra->backend,
+                "interp (default) or cpu: also run every case natively on the CPU backend, checked bit for bit against "
+                "the interpreter");
   r->callback([ra, &exit_code] { exit_code = run_workloads(*ra); });
 }
 

@@ -124,7 +124,7 @@ std::vector<StmtP> expand_contract(Program& P, const Stmt& s) {
     for (VarId v : ovars) w->index.push_back(make_var(v, DType::Index));
     w->value = make_var(a, acc);
     body.push_back(std::move(w));
-  }));
+  }, true));
   return out;
 }
 

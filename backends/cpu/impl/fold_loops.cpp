@@ -7,7 +7,7 @@
 namespace kir::cpu {
 
 StmtP loop_nest(Program& P, std::vector<VarId>& vars, const std::vector<ExprP>& extents,
-                const std::function<void(std::vector<StmtP>&)>& body, std::vector<StmtP>* outer_body) {
+                const std::function<void(std::vector<StmtP>&)>& body, bool result_nest) {
   if (vars.empty())
     for (size_t k = 0; k < extents.size(); ++k) vars.push_back(P.add_var("i" + std::to_string(k), DType::Index, VarRole::Loop));
   auto root = make_stmt(StmtKind::Block);
@@ -23,9 +23,7 @@ StmtP loop_nest(Program& P, std::vector<VarId>& vars, const std::vector<ExprP>& 
     cur = &raw->body;
   }
   body(*cur);
-  (void)outer_body;
-  // Each result element is produced by one iteration of the outer nest.
-  if (!root->body.empty()) root->body[0]->unique_writes = true;
+  if (result_nest && !extents.empty()) root->body[0]->unique_writes = true;
   return root;
 }
 
@@ -151,7 +149,7 @@ std::vector<StmtP> expand_reduce(Program& P, const Stmt& s) {
       size_t r = P.buf(st.results[k]).shape.size();
       store_leaf(body, P, st.results[k], trailing(rvars, r), rvars, r, make_var(acc[k], P.var(acc[k]).dtype), s.op_id);
     }
-  }));
+  }, true));
   return out;
 }
 
@@ -192,7 +190,7 @@ std::vector<StmtP> expand_scan(Program& P, const Stmt& s) {
       combine_into(P, inner, st, acc, x, reverse, s.op_id);
       if (inclusive) store();
     }));
-  }));
+  }, true));
   return out;
 }
 

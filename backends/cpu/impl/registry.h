@@ -32,9 +32,11 @@ std::vector<Implementation> effect_implementations();  // effects_*.cpp
 const Implementation* find_implementation(const std::string& name);
 
 // Shared by the expansions: a loop nest over `extents` with the given coordinate variables
-// (created when `vars` is empty); `body` receives the innermost body list.
+// (created when `vars` is empty); `body` receives the innermost body list. A `result_nest`
+// visits each result element in exactly one iteration of its outermost loop: that loop
+// carries the unique-write fact the task partition relies on (never set it on a reduction).
 StmtP loop_nest(Program& P, std::vector<VarId>& vars, const std::vector<ExprP>& extents,
-                const std::function<void(std::vector<StmtP>&)>& body, std::vector<StmtP>* outer_body = nullptr);
+                const std::function<void(std::vector<StmtP>&)>& body, bool result_nest = false);
 VarId let_var(Program& P, std::vector<StmtP>& into, const std::string& name, ExprP value);
 
 }  // namespace kir::cpu
