@@ -119,6 +119,12 @@ BackendRunResult run_on_backend(const Module& m, const std::string& name, std::m
     v.offset = h.offset;
     v.rank = static_cast<int64_t>(h.shape.size());
     interp::Shape st = h.strides.empty() ? interp::row_major_strides(h.shape) : h.strides;
+    // The strides the view type fixes are compiled in: the view handed over must have them.
+    if (const auto& fixed = P.buf(b).static_strides)
+      for (size_t a = 0; a < fixed->size() && a < st.size(); ++a)
+        if ((*fixed)[a] != cpu::kDynamicStride && (*fixed)[a] != st[a] && h.shape[a] > 1)
+          throw std::runtime_error("view %" + pname + ": axis " + std::to_string(a) + " has stride " + std::to_string(st[a]) +
+                                   " but its type fixes stride " + std::to_string((*fixed)[a]));
     for (size_t a = 0; a < h.shape.size(); ++a) {
       v.shape[a] = h.shape[a];
       v.strides[a] = st[a];

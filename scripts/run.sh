@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds kir and runs the bundled conformance campaign.
-# Until the backend exists: validate every bundled op-spec manifest (with parity against the
-# paired kernels), run every example kernel in the reference interpreter, then run every workload
-# row of every manifest through the interpreter against the op's independent reference kernel
-# and print the table of ops x cases (docs/spec-run.md).
+# Validate every bundled op-spec manifest (with parity against the paired kernels), run every
+# example kernel in the reference interpreter, then run every workload row of every manifest
+# through the interpreter against the op's independent reference kernel AND natively on the CPU
+# backend (checked bit for bit against the interpreter), and print the table of ops x cases
+# with both verdicts (docs/spec-run.md, docs/backend.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -15,5 +16,5 @@ echo "== op-spec manifests: kir spec validate specs"
 build/tools/kir spec validate specs
 echo "== example kernels: kir campaign examples"
 build/tools/kir campaign examples
-echo "== manifest workloads against the reference kernels: kir spec run specs"
-exec build/tools/kir spec run specs
+echo "== manifest workloads: interpreter vs reference kernels, CPU backend vs interpreter: kir spec run specs --backend cpu"
+exec build/tools/kir spec run specs --backend cpu

@@ -15,6 +15,9 @@ done
 scripts/install-deps.sh
 # ccache hits across clones in different folders (CI clones afresh each run).
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
+# One artifact cache for the backend tests of both builds: the generated C++ is compiled by the
+# system compiler either way, so the second build's tests load what the first one compiled.
+export KIR_CACHE_DIR="${KIR_CACHE_DIR:-$PWD/build-kir-cache}"
 jobs=$(nproc)
 
 build() {  # build DIR [cmake args...]

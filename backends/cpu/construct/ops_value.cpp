@@ -73,10 +73,23 @@ void op_const(Builder& B, const Operation& op) {
   B.set(op.result(), CValue::of_scalar(make_const(t.dtype(), const_bits(B, op, *a, t.dtype()))));
 }
 
+// flush_to_zero = true (f32, with approximate): subnormal operands and results read as zero of
+// the same sign — the interpreter's evaluation of that freedom, so that results agree bitwise.
+bool flushes(const Operation& op) {
+  const Attribute* a = op.attr("flush_to_zero");
+  return a && a->kind == Attribute::Kind::Bool && a->b;
+}
+
+ExprP ftz(ExprP e) { return make_unary("ftz", std::move(e)); }
+
 void op_binary(Builder& B, const Operation& op) {
   DType d = value_dtype(result_type(op));
   int32_t id = B.origin(op);
-  pointwise(B, op, d, [&](const std::vector<ExprP>& a) { return make_binary(op.name, a[0], a[1], id); });
+  const bool flush = flushes(op);
+  pointwise(B, op, d, [&](const std::vector<ExprP>& a) {
+    if (flush) return ftz(make_binary(op.name, ftz(a[0]), ftz(a[1]), id));
+    return make_binary(op.name, a[0], a[1], id);
+  });
 }
 
 void op_unary(Builder& B, const Operation& op) {
@@ -86,8 +99,11 @@ void op_unary(Builder& B, const Operation& op) {
 
 void op_math(Builder& B, const Operation& op) {
   DType d = value_dtype(result_type(op));
-  // approximate / flush_to_zero only widen what is allowed; the correctly rounded value is legal.
-  pointwise(B, op, d, [&](const std::vector<ExprP>& a) { return make_math(op.name, a[0]); });
+  // approximate only widens what is allowed: the correctly rounded value is legal.
+  const bool flush = flushes(op);
+  pointwise(B, op, d, [&](const std::vector<ExprP>& a) {
+    return flush ? ftz(make_math(op.name, ftz(a[0]))) : make_math(op.name, a[0]);
+  });
 }
 
 void op_cmp(Builder& B, const Operation& op) {

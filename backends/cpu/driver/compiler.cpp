@@ -25,12 +25,23 @@ const Toolchain& host_toolchain() {
 
 }  // namespace
 
-CompiledSource compile_to_source(const Module& m, const std::string& kernel, const CompileOptions& opt) {
+Program construct_program(const Module& m, const std::string& kernel, const Specialization& spec) {
   const Function* fn = m.find_function(kernel);
   if (!fn || !fn->is_kernel()) throw BackendError("no kernel @" + kernel + " in the module");
+  Program P;
+  Builder(m, P).build_kernel(*fn, spec);
+  return P;
+}
+
+CompiledSource compile_to_source(const Module& m, const std::string& kernel, const CompileOptions& opt) {
+  return lower_program(construct_program(m, kernel, opt.spec), opt);
+}
+
+CompiledSource lower_program(Program program, const CompileOptions& opt) {
   CompiledSource out;
+  out.program = std::move(program);
   Program& P = out.program;
-  Builder(m, P).build_kernel(*fn, opt.spec);
+  const std::string kernel = P.kernel;
   auto dump = [&](const std::string& after) {
     if (opt.print_after_all) *opt.print_after_all << "// ----- CPU IR after " << after << "\n" << print(P) << "\n";
   };

@@ -36,6 +36,10 @@ struct CompiledSource {
 };
 
 CompiledSource compile_to_source(const Module& m, const std::string& kernel, const CompileOptions& opt = {});
+// The two halves of compile_to_source: construction reads the module once (C4); lowering
+// (passes, verification, serialization) works on the program alone — the module may be gone.
+Program construct_program(const Module& m, const std::string& kernel, const Specialization& spec = {});
+CompiledSource lower_program(Program p, const CompileOptions& opt = {});
 
 // A loaded artifact (load step).
 class NativeKernel {
@@ -63,7 +67,7 @@ class NativeKernel {
 std::shared_ptr<NativeKernel> build_kernel(const Module& m, const std::string& kernel, const CompileOptions& opt = {});
 
 // A fault as a located message: "f.kir:3:5: error[backend]: integer division by zero in `div`
-// at (2, 5)".
+// at (2, 5) (native code of kernel @k)".
 std::string fault_message(const NativeKernel& k, const kir_fault& f);
 
 }  // namespace kir::cpu

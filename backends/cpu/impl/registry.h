@@ -1,9 +1,9 @@
 // Implementations of structured computations (checklist C6, C7, C11): each declares the
 // computation it realizes and the numeric contract it keeps, when it applies (a reason when it
 // does not), and its expansion into real CPU IR (loops, scalars, stores) that goes on through
-// the later passes and the verifier. Selection (passes/select.cpp) binds exactly one applicable
-// implementation per Structured op and writes the binding into the op; expansion
-// (passes/expand.cpp) replaces the op by the implementation's statements.
+// the later passes and the verifier. Selection (passes/select_expand.cpp) binds exactly one
+// applicable implementation per Structured op and writes the binding into the op; expansion
+// (same file) replaces the op by the implementation's statements.
 #pragma once
 #include <functional>
 #include <string>

@@ -37,6 +37,7 @@ namespace kir::cpu {
 using VarId = int32_t;
 using BufId = int32_t;
 inline constexpr int32_t kNone = -1;
+inline constexpr int64_t kDynamicStride = INT64_MIN;
 
 // ---------------------------------------------------------------- expressions
 enum class ExprKind {
@@ -120,6 +121,7 @@ struct Buffer {
   int param = kNone;
   Access access = Access::In;
   std::vector<std::string> extent_names;
+  // Per axis: the stride the view type fixes, or kDynamicStride (bound at the call).
   std::optional<std::vector<int64_t>> static_strides;
   std::optional<int64_t> static_offset;
   bool may_alias_outputs = false;  // set when the ABI does not exclude aliasing with an Out view

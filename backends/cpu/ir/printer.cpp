@@ -185,7 +185,8 @@ class Printer {
       out_ << " strides(";
       if (b.static_strides) {
         for (size_t i = 0; i < b.static_strides->size(); ++i)
-          out_ << (i ? ", " : "") << (*b.static_strides)[i];
+          if ((*b.static_strides)[i] == kDynamicStride) out_ << (i ? ", " : "") << "?";
+          else out_ << (i ? ", " : "") << (*b.static_strides)[i];
       } else {
         out_ << "dynamic";
       }
@@ -298,6 +299,19 @@ class Printer {
       case StmtKind::Alloc: line(d, "alloc " + n_.buf(s.buf), s.op_id); break;
       case StmtKind::Free: line(d, "free " + n_.buf(s.buf), s.op_id); break;
       case StmtKind::Copy: line(d, "copy " + n_.buf(s.buf) + " = " + n_.buf(s.src), s.op_id); break;
+      case StmtKind::Atomic: {
+        // [%old[, %ok] =] atomic <op> %buf[index] [(value[, desired])]; update: "with %cur".
+        std::string t;
+        const bool update = s.op.rfind("update", 0) == 0;
+        if (s.var != kNone && !update) t += n_.var(s.var);
+        if (s.var2 != kNone) t += ", " + n_.var(s.var2);
+        if (!t.empty()) t += " = ";
+        t += "atomic " + s.op + " " + n_.buf(s.buf) + "[" + exprs(s.index) + "]";
+        if (update) t += " with " + n_.var(s.var);
+        if (s.value) t += " (" + expr(*s.value) + (s.detail.empty() ? "" : ", " + exprs(s.detail)) + ")";
+        line(d, t, s.op_id);
+        break;
+      }
       case StmtKind::Structured: line(d, structured(s.structured.get()), s.op_id); break;
     }
   }

@@ -35,6 +35,7 @@ const char* stmt_name(StmtKind k) {
     case StmtKind::Free: return "Free";
     case StmtKind::Structured: return "Structured";
     case StmtKind::Copy: return "Copy";
+    case StmtKind::Atomic: return "Atomic";
   }
   return "?";
 }
@@ -218,7 +219,7 @@ class Verifier {
         break;
       case ExprKind::Unary:
         arity(e, 1);
-        if (!one_of(e.op, {"neg", "not", "abs", "sqrt", "floor"})) report("op", "unknown unary op `" + e.op + "`");
+        if (!one_of(e.op, {"neg", "not", "abs", "sqrt", "floor", "ftz"})) report("op", "unknown unary op `" + e.op + "`");
         if (e.args.size() == 1) same(e, arg(0), e.dtype, "the operand");
         break;
       case ExprKind::Binary:
@@ -291,6 +292,7 @@ class Verifier {
       case StmtKind::Compute: check_compute(s); break;
       case StmtKind::Store: check_store(s); break;
       case StmtKind::Copy: check_copy(s); break;
+      case StmtKind::Atomic: check_atomic(s); break;
       case StmtKind::Loop: check_loop(s); break;
       case StmtKind::Tasks: check_tasks_header(s); break;
       case StmtKind::If:
@@ -371,6 +373,53 @@ class Verifier {
     if (!s.value) report("value-dtype", "Store into " + bname(s.buf) + " has no value");
     else if (s.value->dtype != b.dtype)
       report("value-dtype", "Store of a " + dt(s.value->dtype) + " value into " + dt(b.dtype) + " " + bname(s.buf));
+  }
+
+  // Rule [atomic]: a known "<what>.<order>" form, index and value rules like Store (load: may
+  // read an In view), result vars of Let role with the element's dtype (cas: a bool flag).
+  void check_atomic(const Stmt& s) {
+    const size_t dot = s.op.rfind('.');
+    const std::string what = s.op.substr(0, dot == std::string::npos ? 0 : dot);
+    const std::string ord = dot == std::string::npos ? "" : s.op.substr(dot + 1);
+    if (!one_of(what, {"load", "store", "rmw.exchange", "rmw.add", "rmw.max", "rmw.min", "rmw.and", "rmw.or", "rmw.xor",
+                       "cas", "update"}) ||
+        !one_of(ord, {"relaxed", "acquire", "release", "acq_rel"})) {
+      report("atomic", "unknown atomic `" + s.op + "`");
+      return;
+    }
+    if (!buffer_ref(s.buf, "Atomic")) return;
+    if (what != "load") writable(s.buf, "Atomic " + what);
+    const Buffer& b = p_.buf(s.buf);
+    if (s.index.size() != b.shape.size())
+      report("atomic", "Atomic on " + bname(s.buf) + " has " + std::to_string(s.index.size()) + " indices for rank " +
+                           std::to_string(b.shape.size()));
+    for (const auto& i : s.index)
+      if (i && !is_integer(i->dtype)) report("atomic", "Atomic index " + show(*i) + " is not of integer dtype");
+    const bool has_value = what != "load";
+    if (has_value != static_cast<bool>(s.value))
+      report("atomic", "Atomic " + what + (has_value ? " has no value" : " has a value"));
+    if (s.value && s.value->dtype != b.dtype)
+      report("value-dtype", "Atomic " + what + " of a " + dt(s.value->dtype) + " value on " + dt(b.dtype) + " " + bname(s.buf));
+    if (s.detail.size() != (what == "cas" ? 1u : 0u)) report("atomic", "Atomic " + what + " has " + std::to_string(s.detail.size()) + " detail values");
+    for (const auto& e : s.detail)
+      if (e && e->dtype != b.dtype) report("value-dtype", "Atomic cas desired value " + show(*e) + " is not " + dt(b.dtype));
+    const bool has_var = what != "store";
+    if (has_var != (s.var != kNone)) report("atomic", "Atomic " + what + (has_var ? " has no result variable" : " has a result variable"));
+    if (s.var != kNone && var_ref(s.var, "Atomic")) {
+      if (p_.var(s.var).role != VarRole::Let) report("role", "Atomic defines " + vname(s.var) + ", which is not a Let variable");
+      if (p_.var(s.var).dtype != b.dtype)
+        report("value-dtype", "Atomic result " + vname(s.var) + " is " + dt(p_.var(s.var).dtype) + ", not " + dt(b.dtype));
+    }
+    if ((what == "cas") != (s.var2 != kNone)) report("atomic", "Atomic " + what + (what == "cas" ? " has no success flag" : " has a success flag"));
+    if (s.var2 != kNone && var_ref(s.var2, "Atomic")) {
+      if (p_.var(s.var2).role != VarRole::Let) report("role", "Atomic defines " + vname(s.var2) + ", which is not a Let variable");
+      if (p_.var(s.var2).dtype != DType::Bool) report("value-dtype", "Atomic success flag " + vname(s.var2) + " is not bool");
+    }
+    if (what == "rmw.and" || what == "rmw.or" || what == "rmw.xor") {
+      if (!is_integer(b.dtype) && b.dtype != DType::Bool) report("atomic", "Atomic " + what + " on " + dt(b.dtype) + " " + bname(s.buf));
+    } else if (what == "rmw.add" || what == "rmw.max" || what == "rmw.min") {
+      if (!is_integer(b.dtype) && !is_float(b.dtype)) report("atomic", "Atomic " + what + " on " + dt(b.dtype) + " " + bname(s.buf));
+    }
   }
 
   void check_copy(const Stmt& s) {
@@ -482,6 +531,24 @@ class Verifier {
         if (buf_exists(s.buf))
           for (const auto& e : p_.buf(s.buf).shape) scope_use(e);
         break;
+      case StmtKind::Atomic: {
+        for (const auto& e : s.index) scope_use(e);
+        for (const auto& e : s.detail) scope_use(e);
+        const bool update = s.op.rfind("update", 0) == 0;
+        if (update) bind(s.var, 1);
+        scope_use(s.value);
+        if (update) {
+          bind(s.var, -1);
+          break;
+        }
+        for (VarId v : {s.var, s.var2}) {
+          if (v == kNone) continue;
+          if (var_ok(v) && bound_[static_cast<size_t>(v)] > 0) report("scope", vname(v) + " is defined again while in scope");
+          bind(v, 1);
+          lets.push_back(v);
+        }
+        break;
+      }
       case StmtKind::Structured:
         if (!s.structured) break;
         for (const auto& e : s.structured->scalars) scope_use(e);
@@ -541,6 +608,10 @@ class Verifier {
       switch (s.kind) {
         case StmtKind::Store:
         case StmtKind::Compute: writes.push_back(s.buf); break;
+        case StmtKind::Atomic:
+          if (s.op.rfind("load", 0) == 0) reads.push_back(s.buf);
+          else writes.push_back(s.buf);
+          break;
         case StmtKind::Copy: writes.push_back(s.buf), reads.push_back(s.src); break;
         case StmtKind::Structured:
           if (s.structured) {
@@ -608,7 +679,8 @@ class Verifier {
     }
     std::vector<BufId> used;
     for_each_expr(s, [&](const Expr& e) { loads_of(e, used); });
-    if (s.kind == StmtKind::Store || s.kind == StmtKind::Compute || s.kind == StmtKind::Copy) used.push_back(s.buf);
+    if (s.kind == StmtKind::Store || s.kind == StmtKind::Compute || s.kind == StmtKind::Copy || s.kind == StmtKind::Atomic)
+      used.push_back(s.buf);
     if (s.kind == StmtKind::Copy) used.push_back(s.src);
     if (s.kind == StmtKind::Structured && s.structured) {
       used.insert(used.end(), s.structured->operands.begin(), s.structured->operands.end());

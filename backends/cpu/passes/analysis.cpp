@@ -23,6 +23,8 @@ bool writes_here(const Stmt& s, BufId b) {
     case StmtKind::Store:
     case StmtKind::Copy:
       return s.buf == b;
+    case StmtKind::Atomic:  // a load too: it orders against other accesses like a write
+      return s.buf == b;
     case StmtKind::Structured:
       return std::find(s.structured->results.begin(), s.structured->results.end(), b) != s.structured->results.end();
     default:
@@ -57,6 +59,7 @@ bool stmt_reads_buffer(const Stmt& s, BufId b) {
   bool r = false;
   for_each_expr(s, [&](const Expr& e) { r = r || reads_buffer(e, b); });
   if (s.kind == StmtKind::Copy && s.src == b) r = true;
+  if (s.kind == StmtKind::Atomic && s.buf == b) r = true;
   if (s.kind == StmtKind::Structured)
     for (BufId o : s.structured->operands) r = r || o == b;
   for (const auto& c : s.body) r = r || stmt_reads_buffer(*c, b);

@@ -1,8 +1,8 @@
 // Fusion of pointwise producers into their consumers (checklist C5): a dense Compute whose
 // buffer is written only there and read only through loads is inlined into the consumers'
 // expressions — its value substituted at the consumer's coordinates — and its buffer is
-// dropped, so no intermediate is materialized. It fuses when the value is cheap (index
-// arithmetic, constants, no loads) or read exactly once, and only across siblings that do not
+// dropped, so no intermediate is materialized. It fuses when the value is cheap (small, no
+// math: index arithmetic, constants, casts, loads) or read exactly once, and only across siblings that do not
 // write anything the value reads (views written in between, loop carries copied). Run before
 // expansion (pointwise chains, view loads into stores) and after (operands into the loops of
 // reduce, scan and contract). Invalidates: buffer uses, lifetimes.
@@ -85,7 +85,9 @@ bool fuse_list(Program& P, std::vector<StmtP>& list, const std::vector<BufferUse
       int total = uses[static_cast<size_t>(s.buf)].loads;
       std::vector<BufId> reads;
       loaded_buffers(*s.value, reads);
-      bool cheap = !has_load(*s.value) && !has_math(*s.value) && expr_size(*s.value) <= 16;
+      // Cheap: index arithmetic, constants, casts and plain loads — recomputing it at every use
+      // costs less than a materialized buffer; math is never duplicated.
+      bool cheap = !has_math(*s.value) && expr_size(*s.value) <= 16;
       int found = 0;
       size_t j = i + 1;
       for (; j < list.size() && found < total; ++j) {

@@ -73,7 +73,12 @@ void place(Program& P, std::vector<StmtP>& list, const std::vector<BufId>& bufs,
     ins.push_back({P.buf(b).first_use, std::move(a)});
     ins.push_back({P.buf(b).last_use + 1, std::move(f)});
   }
-  std::stable_sort(ins.begin(), ins.end(), [](const Ins& x, const Ins& y) { return x.pos > y.pos; });
+  // Latest position first; at one position the Alloc goes in first so that the Free, inserted
+  // after it at the same index, ends up before it: storage is released before more is taken.
+  std::stable_sort(ins.begin(), ins.end(), [](const Ins& x, const Ins& y) {
+    if (x.pos != y.pos) return x.pos > y.pos;
+    return x.s->kind == StmtKind::Alloc && y.s->kind == StmtKind::Free;
+  });
   for (auto& i : ins) list.insert(list.begin() + i.pos, std::move(i.s));
 }
 

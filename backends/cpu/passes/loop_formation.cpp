@@ -8,6 +8,16 @@
 namespace kir::cpu {
 namespace {
 
+// Whether a scatter's index is the iteration coordinates themselves (after fusion, a store
+// through an identity relation): then each element is written once, like a dense Compute.
+bool identity_index(const Stmt& c) {
+  if (c.index.empty()) return true;
+  if (c.index.size() != c.coords.size()) return false;
+  for (size_t k = 0; k < c.index.size(); ++k)
+    if (c.index[k]->kind != ExprKind::Var || c.index[k]->var != c.coords[k]) return false;
+  return true;
+}
+
 StmtP form(Program& P, Stmt& c) {
   auto root = make_stmt(StmtKind::Block, c.op_id);
   std::vector<StmtP>* cur = &root->body;
@@ -18,7 +28,7 @@ StmtP form(Program& P, Stmt& c) {
     l->lo = make_index(0);
     l->hi = c.extents[k];
     l->step = make_index(1);
-    l->unique_writes = c.index.empty();
+    l->unique_writes = identity_index(c);
     if (k == 0) l->outputs = {c.buf};
     Stmt* raw = l.get();
     cur->push_back(std::move(l));

@@ -1,6 +1,7 @@
 // A transformation group of the CPU IR (checklist C5, C13): its name, the preconditions it
-// requires (checked by the verifier with the pass's VerifyOptions before it runs), the rewrite,
-// and the analyses it invalidates. Analyses (uses, writers, lifetimes) are recomputed from the
+// requires (in words; the verifier checks the structural postconditions after every pass, with
+// stricter options once expansion, loop formation and lifetime have run), the rewrite, and the
+// analyses it invalidates. Analyses (uses, writers, lifetimes) are recomputed from the
 // current program by each pass that needs them; nothing is cached across passes, so
 // invalidation is total by construction and the list documents what a pass disturbs.
 #pragma once

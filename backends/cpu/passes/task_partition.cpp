@@ -33,6 +33,11 @@ void collect(const Stmt& s, std::vector<BufId>& reads, std::vector<BufId>& write
         std::find(writes.begin(), writes.end(), c.buf) == writes.end())
       writes.push_back(c.buf);
     if (c.kind == StmtKind::Copy && std::find(reads.begin(), reads.end(), c.src) == reads.end()) reads.push_back(c.src);
+    // An atomic load only reads (it may address an In view); every other atomic writes.
+    if (c.kind == StmtKind::Atomic) {
+      auto& into = c.op.rfind("load", 0) == 0 ? reads : writes;
+      if (std::find(into.begin(), into.end(), c.buf) == into.end()) into.push_back(c.buf);
+    }
   });
 }
 

@@ -79,12 +79,17 @@ class Writer {
       case ExprKind::Unary: {
         std::string op = e.op;
         if (op == "not" && e.dtype == DType::Bool) return "kir_rt::not_bool(" + a(0) + ")";
+        if (op == "ftz") return "kir_gen::ftz(" + a(0) + ")";
         return "kir_rt::" + op + "_" + dt(e.dtype) + "(" + a(0) + ")";
       }
       case ExprKind::Binary: {
         if (e.op == "floordiv") return "kir_gen::floordiv(" + a(0) + ", " + a(1) + ")";
-        if (e.op == "pow" || (e.op == "rem" && is_any_float(e.dtype)))
-          throw std::runtime_error("not implemented: `" + e.op + "` on " + dt(e.dtype) + " on the CPU backend");
+        if (e.op == "pow" || (e.op == "rem" && is_any_float(e.dtype))) {
+          if (!is_any_float(e.dtype))
+            throw std::runtime_error("not implemented: `" + e.op + "` on " + dt(e.dtype) + " on the CPU backend");
+          return "kir_random::host_binary<" + T + ">(call, " + (e.op == "pow" ? "KIR_BINARY_POW" : "KIR_BINARY_REM") +
+                 ", " + std::to_string(static_cast<int>(e.dtype)) + ", " + a(0) + ", " + a(1) + ")";
+        }
         bool fallible = is_integer(e.dtype) && (e.op == "div" || e.op == "rem" || e.op == "shl" || e.op == "shr");
         std::string f = "kir_rt::" + e.op + "_" + dt(e.dtype);
         if (!fallible) return f + "(" + a(0) + ", " + a(1) + ")";
@@ -107,8 +112,16 @@ class Writer {
         return "kir_gen::math<" + T + ">(call, " + std::to_string(static_cast<int>(*fn)) + ", " +
                std::to_string(static_cast<int>(e.dtype)) + ", " + a(0) + ")";
       }
-      case ExprKind::Random:
-        throw std::runtime_error("not implemented: random." + e.op + " on the CPU backend");
+      case ExprKind::Random: {
+        // An index counter is checked (negative: invalid value); a u64 counter is taken as is.
+        std::string ctr = "kir_random::counter(" + a(1) + ")";
+        if (e.args[1]->dtype == DType::Index)
+          ctr = "kir_gen::fl<uint64_t>(st_, " + std::to_string(e.op_id) + ", [&](uint64_t* o_) { return kir_random::counter(" +
+                a(1) + ", o_); })";
+        std::string bits = "kir_random::bits(" + a(0) + ", " + ctr + ")";
+        if (e.op == "bits") return bits;
+        return "kir_random::uniform_" + dt(e.dtype) + "(" + bits + ")";
+      }
     }
     return "";
   }
@@ -123,6 +136,7 @@ class Writer {
     bool f = false;
     auto visit = [&](const Expr& e, auto&& self) -> void {
       if (e.kind == ExprKind::Load && e.op_id >= 0) f = true;
+      if (e.kind == ExprKind::Random && e.args.size() == 2 && e.args[1]->dtype == DType::Index) f = true;
       if (may_fault(e)) f = true;
       for (const auto& x : e.args) self(*x, self);
     };
@@ -194,9 +208,11 @@ class Writer {
         ++indent;
         line() << "kir_gen::Status st_ = 0;\n";
         declare_carries(s.body);
-        coords.push_back(s.var);
+        // A `parallel` point is a fault coordinate; the blocks of a partitioned loop are not
+        // (the loop's own variable inside says which element).
+        if (!s.unique_writes) coords.push_back(s.var);
         stmts(s.body);
-        coords.pop_back();
+        if (!s.unique_writes) coords.pop_back();
         --indent;
         line() << "};\n";
         line() << "kir_gen::run_tasks(call, " << expr(*s.hi) << ", " << name << ");\n";
@@ -270,10 +286,59 @@ class Writer {
         line() << "kir_gen::copy(" << buf(s.buf) << ".data(), " << buf(s.src) << ".data(), " << n << ");\n";
         return;
       }
+      case StmtKind::Atomic: atomic(s); return;
       case StmtKind::Compute:
       case StmtKind::Structured:
         throw std::runtime_error("internal: the serializer met an unlegalized statement");
     }
+  }
+
+  // One Atomic statement (cpu_ir.h): the operands are evaluated once, then the access is one
+  // kir_atomic.h call on the element (none when the index is outside buf and op_id is set).
+  void atomic(const Stmt& s) {
+    const Buffer& B = P.buf(s.buf);
+    const std::string T = cpp_type(B.dtype), d = dt(B.dtype);
+    const size_t dot = s.op.rfind('.');
+    const std::string what = s.op.substr(0, dot), ord = dot == std::string::npos ? "" : s.op.substr(dot + 1);
+    std::string order;
+    if (ord == "relaxed") order = "__ATOMIC_RELAXED";
+    else if (ord == "acquire") order = "__ATOMIC_ACQUIRE";
+    else if (ord == "release") order = "__ATOMIC_RELEASE";
+    else if (ord == "acq_rel") order = "__ATOMIC_ACQ_REL";
+    else throw std::runtime_error("internal: atomic `" + s.op + "` without a memory order");
+    const std::string ptr = "&" + buf(s.buf) + "[" + offset(s.buf, s.index) + "]";
+    if (s.var != kNone && what != "update") line() << T << " " << var(s.var) << "{};\n";
+    if (s.var2 != kNone) line() << "uint8_t " << var(s.var2) << "{};\n";
+    line() << "{\n";
+    ++indent;
+    if (s.value && what != "update") line() << "const " << T << " a_ = " << expr(*s.value) << ";\n";
+    if (!s.detail.empty()) line() << "const " << T << " d_ = " << expr(*s.detail[0]) << ";\n";
+    std::string res = s.var != kNone && what != "update" ? var(s.var) + " = " : "";
+    std::string call;
+    auto via_update = [&](const std::string& f) {
+      return "kir_atomic::update(" + ptr + ", [&](" + T + " o_) { return kir_rt::" + f + "_" + d + "(o_, a_); }, " + order + ")";
+    };
+    const bool native = is_integer(B.dtype);  // wrapping fetch-ops compute the language's result
+    if (what == "load") call = "kir_atomic::load(" + ptr + ", " + order + ")";
+    else if (what == "store") call = "kir_atomic::store(" + ptr + ", a_, " + order + ")";
+    else if (what == "rmw.exchange") call = "kir_atomic::exchange(" + ptr + ", a_, " + order + ")";
+    else if (what == "rmw.add") call = native ? "kir_atomic::fetch_add(" + ptr + ", a_, " + order + ")" : via_update("add");
+    else if (what == "rmw.and" || what == "rmw.or" || what == "rmw.xor")
+      call = "kir_atomic::fetch_" + what.substr(4) + "(" + ptr + ", a_, " + order + ")";
+    else if (what == "rmw.max" || what == "rmw.min") call = via_update(what.substr(4));
+    else if (what == "cas") call = "kir_atomic::cas(" + ptr + ", a_, d_, " + order + ", &" + var(s.var2) + ")";
+    else if (what == "update")
+      call = "kir_atomic::update(" + ptr + ", [&](" + T + " " + var(s.var) + ") { return " + expr(*s.value) + "; }, " + order + ")";
+    else throw std::runtime_error("internal: unknown atomic `" + s.op + "`");
+    if (s.op_id >= 0) {
+      line() << "if (" << in_bounds(s.buf, s.index) << ") " << res << call << "; else kir_gen::note(st_, " << s.op_id
+             << ", KIR_FAULT_OUT_OF_BOUNDS);\n";
+    } else {
+      line() << res << call << ";\n";
+    }
+    --indent;
+    line() << "}\n";
+    if (s.op_id >= 0 || stmt_may_fault(s)) check_status();
   }
 
   void function(const std::string& entry) {
@@ -297,7 +362,7 @@ class Writer {
       for (size_t k = 0; k < B.shape.size(); ++k) {
         line() << "const int64_t " << buf(b) << "_n" << k << " = call->views[" << i << "].shape[" << k << "];\n";
         line() << "const int64_t " << buf(b) << "_s" << k << " = ";
-        if (B.static_strides) out << (*B.static_strides)[k] << ";\n";
+        if (B.static_strides && (*B.static_strides)[k] != kDynamicStride) out << (*B.static_strides)[k] << ";\n";
         else out << "call->views[" << i << "].strides[" << k << "];\n";
       }
     }
@@ -333,7 +398,8 @@ std::string cpp_type(DType d) {
 
 std::string cpp_prelude() {
   return "// Generated by kir's CPU backend (C++ provider). Do not edit: the artifact cache is keyed by it.\n"
-         "#include \"kir_gen.h\"\n\n";
+         "#include \"kir_gen.h\"\n"
+         "#include \"kir_atomic.h\"\n\n";
 }
 
 std::string serialize_cpp(const Program& p, const std::string& entry) {

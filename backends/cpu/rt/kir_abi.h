@@ -68,7 +68,13 @@ typedef struct kir_env {
   int32_t (*cast)(int32_t from_dtype, int32_t to_dtype, uint64_t bits, uint64_t* out);
   void* (*alloc)(int64_t bytes, int64_t align);  // scratch and materialized values of a call
   void (*free)(void* p);
+  // A float binary op the language rounds once (pure, thread-safe): op KIR_BINARY_POW (IEEE pow,
+  // C99 Annex F special cases) or KIR_BINARY_REM (fmod: exact, the dividend's sign), dtype a
+  // float kir::DType, operands and result bits in the dtype's layout.
+  uint64_t (*binary)(int32_t op, int32_t dtype, uint64_t a, uint64_t b);
 } kir_env;
+
+enum kir_binary_op { KIR_BINARY_POW = 0, KIR_BINARY_REM = 1 };
 
 typedef struct kir_call {
   const kir_env* env;

@@ -12,6 +12,7 @@
 
 #include "kir_abi.h"
 #include "kir_rt.h"
+#include "kir_random.h"
 
 namespace kir_gen {
 
@@ -102,6 +103,12 @@ inline T math(kir_call* call, int32_t fn, int32_t dt, T x) {
   T out;
   std::memcpy(&out, &r, sizeof(T));
   return out;
+}
+
+// flush_to_zero (f32 only in the language): a subnormal reads as the zero of the same sign.
+inline float ftz(float x) {
+  uint32_t b = kir_rt::f32_bits(x);
+  return ((b & 0x7F800000u) == 0) ? kir_rt::f32_from_bits(b & 0x80000000u) : x;
 }
 
 // A runtime scalar parameter from its bit pattern.
