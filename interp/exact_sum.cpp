@@ -112,7 +112,10 @@ uint64_t ExactSum::round(DType d) {
   return r;
 }
 
-void SequentialSum::clear() { sum_ = num::zero_bits(acc_); }
+void SequentialSum::clear() {
+  sum_ = num::zero_bits(acc_);
+  empty_ = true;
+}
 
 void SequentialSum::add_product(const num::ExactValue& a, const num::ExactValue& b, int extra_exp) {
   if (a.kind != num::ExactValue::Finite || b.kind != num::ExactValue::Finite) {
@@ -136,6 +139,11 @@ void SequentialSum::add_product(const num::ExactValue& a, const num::ExactValue&
 void SequentialSum::add_nan() { add_term(num::float_format(acc_).canonical_nan); }
 
 void SequentialSum::add_term(uint64_t term) {
+  if (empty_) {
+    empty_ = false;
+    sum_ = term;
+    return;
+  }
   auto r = num::binary(num::BinaryOp::Add, num::Scalar{acc_, sum_}, num::Scalar{acc_, term});
   if (!r) throw std::logic_error("sequential accumulation in " + std::string(name(acc_)) + ": " + r.error().message);
   sum_ = r->bits;

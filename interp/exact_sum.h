@@ -53,6 +53,7 @@ class SequentialSum {
   void add_term(uint64_t term);
   DType acc_;
   uint64_t sum_ = 0;
+  bool empty_ = true;  // no term yet: the first term starts the fold (a +0 start would be a term)
   ExactSum special_;  // rounds the non-finite products (Inf, NaN, Inf x 0) as a one-term sum
 };
 

@@ -270,3 +270,17 @@ TEST_CASE("the caller's floating-point environment is neither used nor changed",
   CHECK(std::isinf(y[0]));
   CHECK(y[1] == std::ldexp(1.0, -149));
 }
+
+TEST_CASE("a contraction folds from its first term: -0 products sum to -0, no terms give +0", "[C9][L7.3]") {
+  auto m = btest::load(kGemm);
+  std::map<std::string, interp::KernelArg> neg = {{"a", btest::view(DType::F32, {1, 2}, {-1, 1})},
+                                                 {"b", btest::view(DType::F32, {2, 1}, {0, -0.0})},
+                                                 {"c", btest::view(DType::F32, {1, 1})}};
+  auto out = btest::differential(*m, "mm", neg);
+  CHECK(btest::out_view(out, "c").storage->bits[0] == 0x80000000u);  // -0: the exact sum's sign
+  std::map<std::string, interp::KernelArg> empty = {{"a", btest::view(DType::F32, {1, 0})},
+                                                   {"b", btest::view(DType::F32, {0, 1})},
+                                                   {"c", btest::view(DType::F32, {1, 1})}};
+  auto out0 = btest::differential(*m, "mm", empty);
+  CHECK(btest::out_view(out0, "c").storage->bits[0] == 0u);  // +0
+}

@@ -88,7 +88,7 @@ std::vector<StmtP> expand_contract(Program& P, const Stmt& s) {
     VarId a = P.add_var("acc", acc, VarRole::Carry);
     auto init = make_stmt(StmtKind::Assign, s.op_id);
     init->var = a;
-    init->value = make_const(acc, 0);
+    init->value = sum_start(acc);
     body.push_back(std::move(init));
     std::vector<VarId> qvars;
     body.push_back(loop_nest(P, qvars, red_ext, [&](std::vector<StmtP>& inner) {
@@ -122,7 +122,9 @@ std::vector<StmtP> expand_contract(Program& P, const Stmt& s) {
     auto w = make_stmt(StmtKind::Store, s.op_id);
     w->buf = st.results[0];
     for (VarId v : ovars) w->index.push_back(make_var(v, DType::Index));
-    w->value = make_var(a, acc);
+    ExprP count = make_index(1);
+    for (const auto& e : red_ext) count = index_mul(count, e);
+    w->value = sum_result(make_var(a, acc), count);
     body.push_back(std::move(w));
   }, true));
   return out;

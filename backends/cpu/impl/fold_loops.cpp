@@ -27,6 +27,18 @@ StmtP loop_nest(Program& P, std::vector<VarId>& vars, const std::vector<ExprP>& 
   return root;
 }
 
+ExprP sum_start(DType acc) {
+  if (!is_any_float(acc)) return make_const(acc, 0);
+  return make_const(acc, uint64_t{1} << (info(acc).bits - 1));  // -0: only the sign bit
+}
+
+ExprP sum_result(ExprP acc, ExprP term_count) {
+  if (!is_any_float(acc->dtype)) return acc;
+  if (auto n = const_index(term_count); n && *n > 0) return acc;
+  DType d = acc->dtype;
+  return make_select(make_compare("eq", std::move(term_count), make_index(0)), make_const(d, 0), std::move(acc));
+}
+
 VarId let_var(Program& P, std::vector<StmtP>& into, const std::string& name, ExprP value) {
   VarId v = P.add_var(name, value->dtype, VarRole::Let);
   auto s = make_stmt(StmtKind::Let);

@@ -463,7 +463,7 @@ std::vector<StmtP> expand_scaled(Program& P, const Stmt& s) {
   const bool packed = lf == DType::E2M1 || rf == DType::E2M1;
   E.loops({M, N}, "o", [&](const std::vector<ExprP>& o) {
     ExprP m = o[0], n = o[1];
-    VarId a = E.carry("acc", make_const(acc, 0));
+    VarId a = E.carry("acc", sum_start(acc));
     E.loop(G, "g", [&](ExprP g) {
       ExprP sl = E.let("sl", as_u8(make_load(LS.id, LS.dtype, {m, g})));
       ExprP sr = E.let("sr", as_u8(make_load(RS.id, RS.dtype, {n, g})));
@@ -491,7 +491,7 @@ std::vector<StmtP> expand_scaled(Program& P, const Stmt& s) {
         }
       });
     });
-    E.store(OUT, o, vref(P, a));
+    E.store(OUT, o, sum_result(vref(P, a), G));  // G groups, each adds terms
   }, true);
   return std::move(X.out);
 }
@@ -569,7 +569,7 @@ std::vector<StmtP> expand_sparse(Program& P, const Stmt& s) {
     }
     for (size_t a = 0; a < R.shape.size(); ++a)
       if (rrole[a] == -1) ri[a] = o[k++];
-    VarId a = E.carry("acc", make_const(acc, 0));
+    VarId a = E.carry("acc", sum_start(acc));
     // Dense positions of the sparse axis in increasing order (group g, position pos), then the
     // other reduce pairs row-major; a kept position is the slot t of its group naming it.
     E.loop(ng, "g", [&](ExprP g) {
@@ -592,7 +592,9 @@ std::vector<StmtP> expand_sparse(Program& P, const Stmt& s) {
         });
       }
     });
-    E.store(st.results[0], o, vref(P, a));
+    ExprP kept = index_mul(ng, make_index(keep));
+    for (const auto& e : inner_ext) kept = index_mul(kept, e);
+    E.store(st.results[0], o, sum_result(vref(P, a), kept));
   }, true);
   return std::move(X.out);
 }

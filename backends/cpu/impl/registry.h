@@ -39,4 +39,10 @@ StmtP loop_nest(Program& P, std::vector<VarId>& vars, const std::vector<ExprP>& 
                 const std::function<void(std::vector<StmtP>&)>& body, bool result_nest = false);
 VarId let_var(Program& P, std::vector<StmtP>& into, const std::string& name, ExprP value);
 
+// A float sum folded from its first term: the accumulator starts at -0 (-0 + t = t for every t,
+// so no extra term enters — a +0 start would turn a sum of -0 terms into +0), and a sum of no
+// terms is +0. Integer accumulators start at 0.
+ExprP sum_start(DType acc);
+ExprP sum_result(ExprP acc, ExprP term_count);
+
 }  // namespace kir::cpu
