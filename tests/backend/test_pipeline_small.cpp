@@ -284,3 +284,47 @@ TEST_CASE("a contraction folds from its first term: -0 products sum to -0, no te
   auto out0 = btest::differential(*m, "mm", empty);
   CHECK(btest::out_view(out0, "c").storage->bits[0] == 0u);  // +0
 }
+
+namespace {
+const char* kGeneralCombine = R"(
+fn @maxabs(%a: f32, %b: f32) -> f32 {
+  %z = const() {value = 0.0} : f32
+  %neg = cmp(%b, %z) {pred = lt} : bool
+  %r = if(%neg) : f32 region() {
+    %nb = neg(%b) : f32
+    %m = max(%a, %nb) : f32
+    yield(%m)
+  } region() {
+    %m2 = max(%a, %b) : f32
+    yield(%m2)
+  }
+  return(%r)
+}
+kernel @amax(%x: In<f32[N]>, %y: Out<f32[]>, %p: Out<f32[N]>) {
+  %zero = const() {value = 0} : index
+  %n = dim(%x) {axis = 0} : index
+  %d = domain(%zero, %n) : domain<N>
+  %i = indices(%d) : index[N]
+  %rel = relation(%i) : relation<1 -> [N]>
+  %v = view.load(%x, %rel) : f32[N]
+  %z = const() {value = 0.0} : f32
+  %s = reduce(%v, %z) {axes = [0], combine = @maxabs} : f32
+  %orel = relation() : relation<0 -> []>
+  view.store(%y, %orel, %s)
+  %c = scan(%v, %z) {axis = 0, combine = @maxabs, inclusive = true, reverse = false} : f32[N]
+  view.store(%p, %rel, %c)
+}
+)";
+}  // namespace
+
+TEST_CASE("reduce and scan with a combine that is not element-wise fold whole accumulators", "[C4][L7.1][L8.1]") {
+  auto m = btest::load(kGeneralCombine);
+  auto src = cpu::compile_to_source(*m, "amax", btest::options());
+  CHECK(count_kind(src.program, cpu::StmtKind::If) >= 2);  // the combine's `if`, inlined per step
+  std::map<std::string, interp::KernelArg> args = {{"x", btest::view(DType::F32, {5}, {1, -3, 2, -0.5, 2.5})},
+                                                  {"y", btest::view(DType::F32, {})},
+                                                  {"p", btest::view(DType::F32, {5})}};
+  auto out = btest::differential(*m, "amax", args);
+  CHECK(btest::values(btest::out_view(out, "y")) == std::vector<double>{3});
+  CHECK(btest::values(btest::out_view(out, "p")) == std::vector<double>{1, 3, 3, 3, 3});
+}

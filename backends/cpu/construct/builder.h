@@ -147,6 +147,12 @@ class Builder {
   void bind_symbols(const Type& param, const CValue& arg);
 };
 
+// Loop-carried storage (ops_control.cpp): a slot able to hold `leaf` (a Carry variable for a
+// scalar, a carry buffer of the same shape for a tensor), and slots := values, leaf by leaf,
+// reading every source before writing any slot.
+CValue make_slot(Builder& B, const CValue& leaf, const std::string& name);
+void assign_slots(Builder& B, const Operation& op, const std::vector<CValue>& slots, const std::vector<CValue>& values);
+
 // Tensor leaf helpers shared by the handlers.
 DType value_dtype(const Type& t);
 

@@ -5,8 +5,6 @@
 #include "backends/cpu/construct/builder.h"
 
 namespace kir::cpu {
-namespace {
-
 // A slot able to hold `leaf` (same dtype and shape).
 CValue make_slot(Builder& B, const CValue& leaf, const std::string& name) {
   Program& P = B.program();
@@ -27,7 +25,7 @@ CValue make_slot(Builder& B, const CValue& leaf, const std::string& name) {
                      " on the CPU backend");
 }
 
-std::vector<CValue> flat(const std::vector<CValue>& vals) {
+static std::vector<CValue> flat(const std::vector<CValue>& vals) {
   std::vector<CValue> out;
   for (const auto& v : vals) {
     std::vector<const CValue*> ls;
@@ -88,6 +86,8 @@ void assign_slots(Builder& B, const Operation& op, const std::vector<CValue>& sl
     }
   }
 }
+
+namespace {
 
 std::vector<CValue> operand_values(Builder& B, const Operation& op, size_t from = 0) {
   std::vector<CValue> v;
