@@ -219,21 +219,7 @@ int run(const RunArgs& a) {
     interp::Interpreter it(*m, opts);
     it.run_kernel(k->name, args);
     for (size_t i = 0; i < envelopes.records.size(); ++i) std::cout << "envelope: " << envelopes.line(i) << "\n";
-    if (!a.output.empty()) std::filesystem::create_directories(a.output);
-    for (const kir::Value* p : k->params()) {
-      if (!p->type.is(TypeKind::View) || p->type.access() == Access::In) continue;
-      const auto& h = std::get<interp::HostView>(args[p->name]);
-      interp::Tensor t;
-      t.dtype = h.storage->dtype;
-      t.shape = h.shape;
-      t.bits = h.storage->bits;
-      int64_t undefined = 0;
-      for (size_t i = 0; i < h.storage->defined.size(); ++i) undefined += h.storage->defined[i] == 0;
-      std::cout << "%" << p->name << ": " << interp::summarize(interp::Value(t));
-      if (undefined) std::cout << " (" << undefined << " elements never written)";
-      std::cout << "\n";
-      if (!a.output.empty()) interp::write_npy((std::filesystem::path(a.output) / (p->name + ".npy")).string(), t.dtype, t.shape, t.bits);
-    }
+    report_outputs(a, *k, args);
     if (a.check_laws) {
       if (it.law_report().ok()) std::cout << "laws: " << it.law_report().str() << "\n";
       else std::cerr << it.law_report().str();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backends/cpu/driver/compiler.h"
+#include "tests/interp/interp_test.h"
 #include "interp/interpreter.h"
 #include "kir/normalize/normalize.h"
 #include "kir/text/parser.h"
@@ -21,36 +22,9 @@
 
 namespace kir::btest {
 
-inline std::unique_ptr<Module> load(const std::string& text) {
-  Diagnostics d;
-  auto m = parse_module(text, "t.kir", d);
-  INFO(d.render(text));
-  REQUIRE(m);
-  bool ok = verify_module(*m, d);
-  INFO(d.render(text));
-  REQUIRE(ok);
-  return m;
-}
-
-inline interp::HostView view(DType d, const interp::Shape& shape, const std::vector<double>& vals = {}) {
-  std::vector<uint64_t> bits;
-  for (double v : vals) {
-    if (is_any_float(d)) bits.push_back(num::from_double(v, d));
-    else bits.push_back(num::make_int(d, static_cast<uint64_t>(static_cast<int64_t>(v))).bits);
-  }
-  return interp::make_host_view(d, shape, std::move(bits));
-}
-
-inline std::vector<double> values(const interp::HostView& h) {
-  std::vector<double> out;
-  for (uint64_t b : h.storage->bits) {
-    DType d = h.storage->dtype;
-    if (is_any_float(d)) out.push_back(num::to_double(b, d));
-    else if (is_signed_integer(d)) out.push_back(static_cast<double>(num::as_signed(num::Scalar{d, b})));
-    else out.push_back(static_cast<double>(b));
-  }
-  return out;
-}
+using itest::load;
+using itest::values;
+using itest::view;
 
 // The suite's shared artifact cache.
 inline cpu::ArtifactCache& cache() {

@@ -156,6 +156,14 @@ void Builder::leaves(const CValue& v, std::vector<const CValue*>& out) {
   }
 }
 
+std::vector<CValue> Builder::leaf_values(const CValue& v) {
+  std::vector<const CValue*> ls;
+  leaves(v, ls);
+  std::vector<CValue> out;
+  for (const auto* l : ls) out.push_back(*l);
+  return out;
+}
+
 void Builder::type_leaves(const Type& t, std::vector<Type>& out) {
   if (t.is(TypeKind::Tuple)) {
     for (const auto& e : t.elements()) type_leaves(e, out);

@@ -126,6 +126,7 @@ class Builder {
 
   // Flattening of tuple/record values and types into leaves (scalars/tensors).
   static void leaves(const CValue& v, std::vector<const CValue*>& out);
+  static std::vector<CValue> leaf_values(const CValue& v);  // the leaves, copied
   static void type_leaves(const Type& t, std::vector<Type>& out);
   // Rebuilds an aggregate of type `t` from leaves (consumed from `it`).
   static CValue from_leaves(const Type& t, std::vector<CValue>::const_iterator& it);

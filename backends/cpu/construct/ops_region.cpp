@@ -14,13 +14,6 @@
 namespace kir::cpu {
 namespace {
 
-std::vector<CValue> leaf_values(const CValue& v) {
-  std::vector<const CValue*> ls;
-  Builder::leaves(v, ls);
-  std::vector<CValue> out;
-  for (const auto* l : ls) out.push_back(*l);
-  return out;
-}
 
 // Operands split by the op's `segments` attribute (expected groups), as the interpreter does.
 std::vector<std::vector<CValue>> segment_operands(Builder& B, const Operation& op, size_t expected) {
@@ -45,7 +38,7 @@ std::vector<std::vector<CValue>> segment_operands(Builder& B, const Operation& o
 // The extent of the source axis (source 0's first leaf; the verifier proved the leaves agree).
 ExprP source_extent(Builder& B, const Operation& op, const std::vector<CValue>& sources, int64_t axis) {
   if (sources.empty()) B.fail(op, "region op without sources");
-  auto ls = leaf_values(sources[0]);
+  auto ls = Builder::leaf_values(sources[0]);
   if (ls.empty() || !ls[0].is_tensor()) B.not_implemented(op, "`" + op.name + "` of a non-tensor source");
   const Buffer& b = B.program().buf(ls[0].buf);
   if (axis < 0 || static_cast<size_t>(axis) >= b.shape.size()) B.fail(op, "axis out of range of the source");
@@ -104,8 +97,8 @@ CValue select_on_empty(Builder& B, const Operation& op, const ExprP& n, const Ty
   auto s = make_stmt(StmtKind::If, B.origin(op));
   s->value = make_compare("eq", n, make_index(0));
   std::vector<CValue> slots = make_slots(B, op, t);
-  B.with_block(s->orelse, [&] { assign(B, op, slots, leaf_values(nonempty())); });
-  B.with_block(s->body, [&] { assign(B, op, slots, leaf_values(empty())); });
+  B.with_block(s->orelse, [&] { assign(B, op, slots, Builder::leaf_values(nonempty())); });
+  B.with_block(s->body, [&] { assign(B, op, slots, Builder::leaf_values(empty())); });
   B.emit(std::move(s));
   auto it = slots.cbegin();
   return Builder::from_leaves(t, it);

@@ -8,13 +8,6 @@
 namespace kir::cpu {
 namespace {
 
-std::vector<CValue> leaf_values(const CValue& v) {
-  std::vector<const CValue*> ls;
-  Builder::leaves(v, ls);
-  std::vector<CValue> out;
-  for (const auto* l : ls) out.push_back(*l);
-  return out;
-}
 
 // Scalar variables standing for one accumulator (one per leaf of `t`), and the aggregate.
 CValue accumulator_vars(Builder& B, const Type& t, const std::string& prefix, std::vector<VarId>& vars) {
@@ -71,8 +64,8 @@ CValue source_slice(Builder& B, const Operation& op, BufId src, const std::vecto
 // of non-pointwise helpers): the accumulator lives in loop-carried slots and the combine helper
 // is inlined on whole accumulators at every step — the canonical left fold of the language.
 void general_fold(Builder& B, const Operation& op, const std::string& kind, const Type& acc_type, const Function& combine) {
-  std::vector<CValue> src = leaf_values(B.get(op.operands[0]));
-  std::vector<CValue> ident = leaf_values(B.get(op.operands[1]));
+  std::vector<CValue> src = Builder::leaf_values(B.get(op.operands[0]));
+  std::vector<CValue> ident = Builder::leaf_values(B.get(op.operands[1]));
   std::vector<CValue> caps;
   for (size_t i = 2; i < op.operands.size(); ++i) caps.push_back(B.get(op.operands[i]));
   for (const auto& s : src)
@@ -93,7 +86,7 @@ void general_fold(Builder& B, const Operation& op, const std::string& kind, cons
     auto res = B.inline_call(op, combine, args);
     std::vector<CValue> next;
     for (const auto& r : res)
-      for (const auto& l : leaf_values(r)) next.push_back(l);
+      for (const auto& l : Builder::leaf_values(r)) next.push_back(l);
     assign_slots(B, op, slots, next);
   };
   if (kind == "reduce") {
@@ -159,7 +152,7 @@ void fold_op(Builder& B, const Operation& op, const std::string& kind, const Typ
   st->kind = kind;
   st->attrs = op.attrs;
   const Function& combine = B.helper(op, "combine");
-  for (const auto& l : leaf_values(B.get(op.operands[0]))) {
+  for (const auto& l : Builder::leaf_values(B.get(op.operands[0]))) {
     if (!l.is_tensor()) B.not_implemented(op, kind + " of a scalar source");
     st->operands.push_back(l.buf);
   }
@@ -193,7 +186,7 @@ void fold_op(Builder& B, const Operation& op, const std::string& kind, const Typ
     st->coords.push_back(v);
     coords.push_back(make_var(v, DType::Index));
   }
-  for (const auto& l : leaf_values(B.get(op.operands[1]))) st->init.push_back(B.element(l, coords));
+  for (const auto& l : Builder::leaf_values(B.get(op.operands[1]))) st->init.push_back(B.element(l, coords));
   // The combine, element-wise: combine(lhs, rhs, captures...).
   std::vector<CValue> args;
   args.push_back(accumulator_vars(B, acc_type, "lhs", st->combine_lhs));

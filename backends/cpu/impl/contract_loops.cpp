@@ -7,8 +7,6 @@
 #include "backends/cpu/impl/registry.h"
 
 namespace kir::cpu {
-namespace {
-
 int precision(DType d) {
   switch (d) {
     case DType::F64: return 53;
@@ -46,6 +44,8 @@ bool embeds(DType x, DType acc) {
   if (is_integer(x)) return precision(x) <= precision(acc);
   return precision(x) <= precision(acc) && xl >= al && xh <= ah;
 }
+
+namespace {
 
 std::string contract_applicable(const Program& P, const StructuredOp& st) {
   DType a = P.buf(st.operands[0]).dtype, b = P.buf(st.operands[1]).dtype, acc = st.acc;

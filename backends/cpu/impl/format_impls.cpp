@@ -347,40 +347,6 @@ std::vector<StmtP> expand_qdot(Program& P, const Stmt& s) {
 }
 
 // ---------------------------------------------------------------- products rounded once
-int precision(DType d) {
-  switch (d) {
-    case DType::F64: return 53;
-    case DType::F32: return 24;
-    case DType::F16: return 11;
-    case DType::BF16: return 8;
-    case DType::E4M3: return 4;
-    case DType::E5M2: return 3;
-    case DType::E2M1: return 2;
-    default: return info(d).bits;
-  }
-}
-std::pair<int, int> exponent_range(DType d) {
-  switch (d) {
-    case DType::F64: return {-1074, 1023};
-    case DType::F32: return {-149, 127};
-    case DType::F16: return {-24, 15};
-    case DType::BF16: return {-133, 127};
-    case DType::E4M3: return {-9, 8};
-    case DType::E5M2: return {-16, 15};
-    case DType::E2M1: return {-1, 2};
-    default: return {0, info(d).bits};
-  }
-}
-// Every value of `x` is a value of `acc`.
-bool embeds(DType x, DType acc) {
-  if (x == acc) return true;
-  if (!is_float(acc)) return is_integer(x) && is_integer(acc) && info(x).bits <= info(acc).bits;
-  if (x == DType::Bool || x == DType::E8M0) return false;
-  if (is_integer(x)) return precision(x) <= precision(acc);
-  auto [xl, xh] = exponent_range(x);
-  auto [al, ah] = exponent_range(acc);
-  return precision(x) <= precision(acc) && xl >= al && xh <= ah;
-}
 std::string product_rule(DType a, DType b, DType acc) {
   if (is_integer(acc)) return is_integer(a) && is_integer(b) ? "" : "integer accumulator over non-integer operands";
   if (!is_float(acc)) return "accumulator " + std::string(name(acc)) + " is not a float or integer dtype";

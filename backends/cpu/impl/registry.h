@@ -43,6 +43,10 @@ VarId let_var(Program& P, std::vector<StmtP>& into, const std::string& name, Exp
 // so no extra term enters — a +0 start would turn a sum of -0 terms into +0), and a sum of no
 // terms is +0. Integer accumulators start at 0.
 ExprP sum_start(DType acc);
+// Products rounded once (contract_loops.cpp): significand bits of a dtype, and whether every
+// value of `x` is exactly a value of `acc` (so a cast does not round).
+int precision(DType d);
+bool embeds(DType x, DType acc);
 ExprP sum_result(ExprP acc, ExprP term_count);
 
 }  // namespace kir::cpu
