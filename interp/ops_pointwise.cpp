@@ -7,7 +7,7 @@
 
 #include "interp/engine.h"
 #include "interp/fast_paths.h"
-#include "interp/float_extra.h"
+#include "numerics/float_extra.h"
 #include "numerics/arith.h"
 #include "numerics/cast.h"
 #include "numerics/format.h"
@@ -117,11 +117,11 @@ Flow op_binary(Engine& E, Frame& f, const Operation& op) {
   for (int64_t i = 0; i < a.n; ++i) {
     Scalar x{a.dtype, el(a, i)}, y{b.dtype, el(b, i)};
     if (is_pow) {
-      out[static_cast<size_t>(i)] = float_pow(x, y).bits;
+      out[static_cast<size_t>(i)] = num::float_pow(x, y).bits;
       continue;
     }
     if (fl && bop == num::BinaryOp::Rem) {
-      out[static_cast<size_t>(i)] = float_fmod(x, y).bits;
+      out[static_cast<size_t>(i)] = num::float_fmod(x, y).bits;
       continue;
     }
     num::Result<Scalar> r = (fl && bop == num::BinaryOp::Div) ? num::fdiv(x, y, approx, ftz) : num::binary(bop, x, y);

@@ -11,7 +11,7 @@
 
 #include "backend_test.h"
 #include "backends/cpu/runtime/env.h"
-#include "interp/float_extra.h"
+#include "numerics/float_extra.h"
 #include "numerics/philox.h"
 
 using namespace kir;
@@ -153,8 +153,8 @@ TEST_CASE("kir_env::binary computes pow and float rem exactly as the interpreter
     for (uint64_t a : vals)
       for (uint64_t b : vals) {
         const num::Scalar x{d, a}, y{d, b};
-        bad += env->binary(KIR_BINARY_POW, static_cast<int32_t>(d), a, b) != interp::float_pow(x, y).bits;
-        bad += env->binary(KIR_BINARY_REM, static_cast<int32_t>(d), a, b) != interp::float_fmod(x, y).bits;
+        bad += env->binary(KIR_BINARY_POW, static_cast<int32_t>(d), a, b) != num::float_pow(x, y).bits;
+        bad += env->binary(KIR_BINARY_REM, static_cast<int32_t>(d), a, b) != num::float_fmod(x, y).bits;
       }
     INFO(name(d));
     CHECK(bad == 0);

@@ -1,7 +1,7 @@
 // default_env() and the kir_env services (env.h). Everything here is called from generated C++
-// through function pointers, so nothing may throw across the boundary. env_binary computes pow
-// and float rem exactly as the interpreter does (interp/float_extra.cpp: MPFR at 64 bits, one
-// rounding), which the backend cannot link; tests/backend/test_effects.cpp compares the two.
+// through function pointers, so nothing may throw across the boundary. env_binary is the
+// numerics library's pow and float rem (numerics/float_extra.h), the same code the interpreter
+// runs.
 #include "backends/cpu/runtime/env.h"
 
 #include <algorithm>
@@ -11,10 +11,9 @@
 #include <cstdlib>
 #include <exception>
 
-#include <mpfr.h>
-
 #include "backends/cpu/runtime/worker_pool.h"
 #include "numerics/cast.h"
+#include "numerics/float_extra.h"
 #include "numerics/format.h"
 #include "numerics/math.h"
 
@@ -29,30 +28,14 @@ namespace {
 
 bool valid_dtype(int32_t d) { return d >= 0 && d < kNumDTypes; }
 
-struct Mp {
-  mpfr_t x;
-  Mp() { mpfr_init2(x, 64); }
-  ~Mp() { mpfr_clear(x); }
-  Mp(const Mp&) = delete;
-  Mp& operator=(const Mp&) = delete;
-};
-
-// kir_env::binary: pow truncated at 64 bits with its inexact flag, rounded once (round-to-odd
-// argument); fmod exact at 64 bits.
+// kir_env::binary: the numerics library's pow (rounded once) and exact fmod.
 uint64_t env_binary(int32_t op, int32_t dtype, uint64_t a, uint64_t b) noexcept {
   if (!valid_dtype(dtype) || !is_any_float(static_cast<DType>(dtype)) || (op != KIR_BINARY_POW && op != KIR_BINARY_REM))
     fatal("binary called with an unknown op or a non-float dtype", op, dtype, "");
   const DType d = static_cast<DType>(dtype);
   try {
-    Mp x, y, r;
-    num::decode(x.x, a & num::width_mask(d), d);
-    num::decode(y.x, b & num::width_mask(d), d);
-    if (op == KIR_BINARY_POW) {
-      const int t = mpfr_pow(r.x, x.x, y.x, MPFR_RNDZ);
-      return num::round_to_truncated(r.x, t != 0, d);
-    }
-    mpfr_fmod(r.x, x.x, y.x, MPFR_RNDN);
-    return num::round_to(r.x, d);
+    const num::Scalar x{d, a & num::width_mask(d)}, y{d, b & num::width_mask(d)};
+    return (op == KIR_BINARY_POW ? num::float_pow(x, y) : num::float_fmod(x, y)).bits;
   } catch (const std::exception& e) {
     fatal("binary failed", op, dtype, e.what());
   }

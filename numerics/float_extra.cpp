@@ -1,12 +1,12 @@
 // pow and fmod through MPFR: pow is computed truncated at 64 bits (>= p + 2 for every format)
 // with its inexact flag and rounded once (round-to-odd argument); fmod is exact at 64 bits.
-#include "interp/float_extra.h"
+#include "numerics/float_extra.h"
 
 #include <mpfr.h>
 
 #include "numerics/format.h"
 
-namespace kir::interp {
+namespace kir::num {
 
 namespace {
 struct Mp {
@@ -18,22 +18,22 @@ struct Mp {
 };
 }  // namespace
 
-num::Scalar float_pow(num::Scalar a, num::Scalar b) {
+Scalar float_pow(Scalar a, Scalar b) {
   Mp x, y, r;
-  num::decode(x.x, a.bits, a.dtype);
-  num::decode(y.x, b.bits, b.dtype);
+  decode(x.x, a.bits, a.dtype);
+  decode(y.x, b.bits, b.dtype);
   mpfr_set_prec(r.x, 64);
   int t = mpfr_pow(r.x, x.x, y.x, MPFR_RNDZ);
-  return num::Scalar{a.dtype, num::round_to_truncated(r.x, t != 0, a.dtype)};
+  return Scalar{a.dtype, round_to_truncated(r.x, t != 0, a.dtype)};
 }
 
-num::Scalar float_fmod(num::Scalar a, num::Scalar b) {
+Scalar float_fmod(Scalar a, Scalar b) {
   Mp x, y, r;
-  num::decode(x.x, a.bits, a.dtype);
-  num::decode(y.x, b.bits, b.dtype);
+  decode(x.x, a.bits, a.dtype);
+  decode(y.x, b.bits, b.dtype);
   mpfr_set_prec(r.x, 64);
   mpfr_fmod(r.x, x.x, y.x, MPFR_RNDN);  // exact: the remainder has at most the operand precision
-  return num::Scalar{a.dtype, num::round_to(r.x, a.dtype)};
+  return Scalar{a.dtype, round_to(r.x, a.dtype)};
 }
 
-}  // namespace kir::interp
+}  // namespace kir::num
