@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "backend_test.h"
+#include "tests/kir/file_suite.h"
 
 using namespace kir;
 
@@ -327,4 +328,21 @@ TEST_CASE("reduce and scan with a combine that is not element-wise fold whole ac
   auto out = btest::differential(*m, "amax", args);
   CHECK(btest::values(btest::out_view(out, "y")) == std::vector<double>{3});
   CHECK(btest::values(btest::out_view(out, "p")) == std::vector<double>{1, 3, 3, 3, 3});
+}
+
+TEST_CASE("lifetime: a temporary reuses the storage of one whose lifetime has ended", "[C5][C3]") {
+  auto m = btest::load(test::read_text(std::string(KIR_SOURCE_DIR) + "/examples/softmax.kir"));
+  auto src = cpu::compile_to_source(*m, "softmax", btest::options());
+  int reusing = 0;
+  for (const auto& b : src.program.bufs)
+    if (!b.dead && b.reuses != cpu::kNone) {
+      ++reusing;
+      const auto& owner = src.program.buf(b.reuses);
+      CHECK(owner.dtype == b.dtype);
+      CHECK(owner.first_use < b.first_use);  // the owner's storage was free again
+    }
+  CHECK(reusing >= 1);
+  std::map<std::string, interp::KernelArg> args = {{"x", btest::view(DType::F32, {3, 5}, iota(15, 0.5))},
+                                                  {"y", btest::view(DType::F32, {3, 5})}};
+  btest::differential(*m, "softmax", args);
 }

@@ -187,6 +187,16 @@ ExprP substitute(const ExprP& e, const std::vector<std::pair<VarId, ExprP>>& sub
   return c;
 }
 
+bool same_expr(const Expr& a, const Expr& b) {
+  if (&a == &b) return true;
+  if (a.kind != b.kind || a.dtype != b.dtype || a.from != b.from || a.bits != b.bits || a.var != b.var ||
+      a.buf != b.buf || a.axis != b.axis || a.op != b.op || a.op_id != b.op_id || a.args.size() != b.args.size())
+    return false;
+  for (size_t i = 0; i < a.args.size(); ++i)
+    if (!same_expr(*a.args[i], *b.args[i])) return false;
+  return true;
+}
+
 int expr_size(const Expr& e) {
   int n = 1;
   for (const auto& a : e.args) n += expr_size(*a);

@@ -97,6 +97,8 @@ bool reads_buffer(const Expr& e, BufId b);
 bool has_load(const Expr& e);
 // Replace every Var in `subst` (indexed by VarId; null entries kept) by its expression.
 ExprP substitute(const ExprP& e, const std::vector<std::pair<VarId, ExprP>>& subst);
+// Structural equality of two expressions (same kinds, dtypes, ops, operands, variables).
+bool same_expr(const Expr& a, const Expr& b);
 // Number of nodes (fusion's cost model).
 int expr_size(const Expr& e);
 

@@ -1,8 +1,11 @@
-// Buffer lifetime (checklist C3, C5): every Local buffer is allocated in the innermost
+// Buffer lifetime and reuse (checklist C3, C5): every Local buffer is allocated in the innermost
 // statement list that holds all its uses, just before the first, and freed just after the
 // last; the resource records its owner (the call, or the task whose body holds it — a task's
-// temporaries are private to it) and its lifetime. Scratch buffers keep what their
-// implementation declared. Invalidates: nothing else.
+// temporaries are private to it) and its lifetime. A buffer whose lifetime starts after an
+// earlier buffer's has ended, with the same dtype and provably the same shape, reuses that
+// storage (Buffer::reuses; its Alloc and Free then only name the storage it borrows, and the
+// owner's Free moves past the borrower's last use). Every Local buffer is written before it is
+// read, so old contents never show. Invalidates: nothing else.
 #include <algorithm>
 
 #include "backends/cpu/passes/pass.h"
@@ -59,6 +62,35 @@ void place(Program& P, std::vector<StmtP>& list, const std::vector<BufId>& bufs,
     place(P, s->body, inner, task);
     place(P, s->orelse, inner, task);
   }
+  // Reuse: the buffers of this list by first use; a storage is free again once its current
+  // holder's lifetime has ended.
+  std::sort(here.begin(), here.end(), [&](BufId x, BufId y) { return P.buf(x).first_use < P.buf(y).first_use; });
+  struct Storage {
+    BufId root;
+    int busy_until;
+  };
+  std::vector<Storage> pool;
+  for (BufId b : here) {
+    Buffer& buf = P.buf(b);
+    Storage* hit = nullptr;
+    for (auto& s : pool) {
+      const Buffer& r = P.buf(s.root);
+      if (s.busy_until >= buf.first_use || r.dtype != buf.dtype || r.shape.size() != buf.shape.size()) continue;
+      bool same = true;
+      for (size_t k = 0; k < r.shape.size() && same; ++k) same = same_expr(*r.shape[k], *buf.shape[k]);
+      if (same) {
+        hit = &s;
+        break;
+      }
+    }
+    if (!hit) {
+      pool.push_back({b, buf.last_use});
+      continue;
+    }
+    buf.reuses = hit->root;
+    hit->busy_until = buf.last_use;
+  }
+  for (const auto& s : pool) P.buf(s.root).last_use = std::max(P.buf(s.root).last_use, s.busy_until);
   // Insert Alloc/Free, latest positions first so earlier indices stay valid.
   struct Ins {
     int pos;

@@ -273,12 +273,19 @@ class Writer {
         const Buffer& B = P.buf(s.buf);
         line() << "// " << B.name << ": owner " << B.owner << ", lifetime [" << B.first_use << ", " << B.last_use << "]\n";
         extents_and_strides(s.buf);
+        if (B.reuses != kNone) {  // the storage of an earlier buffer whose lifetime has ended
+          line() << "kir_gen::Buf<" << cpp_type(B.dtype) << ">& " << buf(s.buf) << " = " << buf(B.reuses) << ";\n";
+          return;
+        }
         std::string n = "1";
         for (size_t k = 0; k < B.shape.size(); ++k) n += " * " + buf(s.buf) + "_n" + std::to_string(k);
         line() << "kir_gen::Buf<" << cpp_type(B.dtype) << "> " << buf(s.buf) << "(call, " << n << ");\n";
         return;
       }
-      case StmtKind::Free: line() << buf(s.buf) << ".reset();\n"; return;
+      case StmtKind::Free:
+        if (P.buf(s.buf).reuses != kNone) line() << "// " << P.buf(s.buf).name << " ends (storage of " << P.buf(P.buf(s.buf).reuses).name << ")\n";
+        else line() << buf(s.buf) << ".reset();\n";
+        return;
       case StmtKind::Copy: {
         const Buffer& B = P.buf(s.buf);
         std::string n = "1";
