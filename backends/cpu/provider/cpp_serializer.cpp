@@ -24,6 +24,7 @@ class Writer {
   std::ostringstream out;
   int indent = 1;
   std::vector<VarId> coords;  // enclosing loop/task variables (fault coordinates)
+  int task_depth = 0;         // inside a task body (a lambda): `return;` leaves the task
 
   std::ostream& line() {
     for (int i = 0; i < indent; ++i) out << "  ";
@@ -207,12 +208,14 @@ class Writer {
         line() << "auto " << name << " = [&](int64_t " << var(s.var) << ") {\n";
         ++indent;
         line() << "kir_gen::Status st_ = 0;\n";
+        ++task_depth;
         declare_carries(s.body);
         // A `parallel` point is a fault coordinate; the blocks of a partitioned loop are not
         // (the loop's own variable inside says which element).
         if (!s.unique_writes) coords.push_back(s.var);
         stmts(s.body);
         if (!s.unique_writes) coords.pop_back();
+        --task_depth;
         --indent;
         line() << "};\n";
         line() << "kir_gen::run_tasks(call, " << expr(*s.hi) << ", " << name << ");\n";
@@ -280,6 +283,8 @@ class Writer {
         std::string n = "1";
         for (size_t k = 0; k < B.shape.size(); ++k) n += " * " + buf(s.buf) + "_n" + std::to_string(k);
         line() << "kir_gen::Buf<" << cpp_type(B.dtype) << "> " << buf(s.buf) << "(call, " << n << ");\n";
+        // A failed allocation is a fault (already recorded): nothing may touch the storage.
+        line() << "if (!" << buf(s.buf) << ".data()) return" << (task_depth ? "" : " 1") << ";\n";
         return;
       }
       case StmtKind::Free:

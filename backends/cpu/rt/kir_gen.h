@@ -65,8 +65,10 @@ class Buf {
  public:
   Buf(kir_call* call, int64_t n) : call_(call) {
     if (n < 0) n = 0;
-    p_ = static_cast<T*>(call->env->alloc(n * static_cast<int64_t>(sizeof(T)) + 64, 64));
-    if (!p_) fault(call, KIR_FAULT_ALLOCATION, {n});
+    // Beyond 2^40 bytes no allocation can succeed; refuse before the size arithmetic overflows.
+    if (n <= (int64_t{1} << 40) / static_cast<int64_t>(sizeof(T)))
+      p_ = static_cast<T*>(call->env->alloc(n * static_cast<int64_t>(sizeof(T)) + 64, 64));
+    if (!p_) fault(call, (static_cast<Status>(-1) * 256) | KIR_FAULT_ALLOCATION, {n});  // no op: a resource
   }
   Buf(const Buf&) = delete;
   Buf& operator=(const Buf&) = delete;
