@@ -67,6 +67,12 @@ BackendRunResult run_on_backend(const Module& m, const std::string& name, std::m
   if (!k) throw std::runtime_error("no kernel @" + name);
   cpu::CompileOptions opt = opt_in;
   opt.spec = specialization_of(m, *k, args);
+  for (const kir::Value* p : k->params()) {  // view facts the program is specialized on
+    auto it = args.find(p->name);
+    if (!p->type.is(TypeKind::View) || it == args.end() || !std::holds_alternative<interp::HostView>(it->second)) continue;
+    const auto& h = std::get<interp::HostView>(it->second);
+    opt.spec.unit_inner_stride[p->name] = h.strides.empty() || h.strides.back() == 1;
+  }
   BackendRunResult r;
   r.kernel = cpu::build_kernel(m, name, opt);
   r.compiled = r.kernel->artifact().compiled;

@@ -346,3 +346,24 @@ TEST_CASE("lifetime: a temporary reuses the storage of one whose lifetime has en
                                                   {"y", btest::view(DType::F32, {3, 5})}};
   btest::differential(*m, "softmax", args);
 }
+
+TEST_CASE("programs are specialized on the views' unit inner stride, and strided views still work", "[C8]") {
+  auto m = btest::load(kChain);
+  const int64_t M = 3, N = 4;
+  // Column-major x: element (i, j) at i + j * M.
+  std::vector<double> col(M * N);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) col[static_cast<size_t>(i + j * M)] = static_cast<double>(10 * i + j);
+  interp::HostView x = btest::view(DType::F32, {M, N}, col);
+  x.strides = {1, M};
+  std::map<std::string, interp::KernelArg> strided = {{"x", x}, {"y", btest::view(DType::F32, {M, N})}};
+  auto out = btest::differential(*m, "chain", strided);
+  CHECK(btest::values(btest::out_view(out, "y")) == std::vector<double>{0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23});
+  std::map<std::string, interp::KernelArg> dense = {{"x", btest::view(DType::F32, {M, N}, iota(M * N))},
+                                                   {"y", btest::view(DType::F32, {M, N})}};
+  auto a = oracle::run_on_backend(*m, "chain", strided, btest::options());
+  auto b = oracle::run_on_backend(*m, "chain", dense, btest::options());
+  CHECK(a.kernel->artifact().key != b.kernel->artifact().key);  // the stride fact is in the key
+  CHECK(b.kernel->source().source.find("b0_s1 = 1;") != std::string::npos);
+  CHECK(a.kernel->source().source.find("call->views[0].strides[1]") != std::string::npos);
+}

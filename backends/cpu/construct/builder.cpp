@@ -275,6 +275,10 @@ void Builder::build_kernel(const Function& kernel, const Specialization& spec) {
         if (any) b.static_strides = st;
       }
       if (t.offset() && t.offset()->constant_value()) b.static_offset = *t.offset()->constant_value();
+      if (auto u = spec.unit_inner_stride.find(p->name); u != spec.unit_inner_stride.end() && u->second && t.rank() > 0) {
+        if (!b.static_strides) b.static_strides = std::vector<int64_t>(t.rank(), kDynamicStride);
+        if (b.static_strides->back() == kDynamicStride) b.static_strides->back() = 1;
+      }
       // The ABI does not promise that views of distinct parameters are disjoint: the generated
       // code never assumes noalias (no restrict), so aliased views behave as in the interpreter.
       b.may_alias_outputs = true;

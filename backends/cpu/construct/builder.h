@@ -62,6 +62,10 @@ void register_effect_ops(std::map<std::string, OpHandler>& t);  // ops_effects.c
 // (bool 0/1; enum members by value).
 struct Specialization {
   std::map<std::string, uint64_t> constexprs;
+  // View facts of the call (C8): the views (by parameter name) whose innermost axis has stride 1.
+  // The program is specialized on them — the stride is compiled in, so inner loops are unit
+  // stride — and the call checks that the views it binds have them.
+  std::map<std::string, bool> unit_inner_stride;
 };
 
 class Builder {
