@@ -205,6 +205,35 @@ fs::path ArtifactCache::include_dir() {
   return include_dir_;
 }
 
+fs::path ArtifactCache::pch_dir(const Toolchain& tc) {
+  const fs::path headers = include_dir();
+  std::lock_guard<std::mutex> lock(include_mu_);
+  auto it = pch_dirs_.find(tc.identity());
+  if (it != pch_dirs_.end() && fs::is_directory(it->second)) return it->second;
+  // Every generated source starts with #include "kir_gen.h": parsing the runtime headers is
+  // most of a small kernel's compile time, so they are compiled once per toolchain.
+  fs::path final = headers.parent_path() / (headers.filename().string() + "-" + key_hash(tc.identity()).substr(0, 16));
+  if (!fs::is_directory(final)) {
+    fs::path tmp = temp_name(final);
+    make_dirs(tmp);
+    for (const auto& [name, text] : embedded_rt_headers()) write_file(tmp / name, text);
+    std::vector<std::string> argv = {tc.compiler};
+    for (const auto& f : tc.flags)
+      if (f != "-shared") argv.push_back(f);
+    argv.insert(argv.end(), {"-x", "c++-header", (tmp / "kir_gen.h").string(), "-o", (tmp / "kir_gen.h.gch").string()});
+    std::string out;
+    std::error_code ec;
+    if (run_command(argv, out) != 0) fs::remove(tmp / "kir_gen.h.gch", ec);  // the headers alone still work
+    fs::rename(tmp, final, ec);
+    if (ec) {  // another process built the same directory first
+      fs::remove_all(tmp, ec);
+      if (!fs::is_directory(final)) return headers;
+    }
+  }
+  pch_dirs_[tc.identity()] = final;
+  return final;
+}
+
 ArtifactCache::Artifact ArtifactCache::build(const std::string& source,
                                              const std::string& key_material,
                                              const Toolchain& tc) {
@@ -224,7 +253,7 @@ ArtifactCache::Artifact ArtifactCache::build(const std::string& source,
   fs::path tmp = temp_name(a.object);
   std::vector<std::string> argv = {tc.compiler};
   argv.insert(argv.end(), tc.flags.begin(), tc.flags.end());
-  argv.insert(argv.end(), {"-I" + include_dir().string(), "-o", tmp.string(), a.source.string()});
+  argv.insert(argv.end(), {"-I" + pch_dir(tc).string(), "-o", tmp.string(), a.source.string()});
   std::string diagnostics;
   int status = run_command(argv, diagnostics);
   std::error_code ec;

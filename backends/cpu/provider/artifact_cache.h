@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -68,10 +69,14 @@ class ArtifactCache {
 
  private:
   std::filesystem::path include_dir();  // materializes the runtime headers on first use
+  // The runtime headers plus a precompiled kir_gen.h for toolchain `tc` (one directory per
+  // toolchain identity; without the precompiled header when it cannot be built).
+  std::filesystem::path pch_dir(const Toolchain& tc);
 
   std::filesystem::path dir_;
   std::mutex include_mu_;
   std::filesystem::path include_dir_;  // empty until materialized
+  std::map<std::string, std::filesystem::path> pch_dirs_;  // toolchain identity -> directory
   std::atomic<int64_t> compiled_{0}, loaded_{0};
 };
 
