@@ -109,6 +109,7 @@ BackendRunResult run_on_backend(const Module& m, const std::string& name, std::m
     scalars.push_back(std::get<interp::Scalar>(it->second).bits);
   }
   std::vector<std::vector<uint8_t>> storage;
+  storage.reserve(P.view_params.size());  // the views point into these: no reallocation
   std::vector<kir_view> views;
   std::vector<interp::HostView*> hosts;
   for (cpu::BufId b : P.view_params) {
@@ -137,7 +138,6 @@ BackendRunResult run_on_backend(const Module& m, const std::string& name, std::m
     }
     views.push_back(v);
   }
-  for (size_t i = 0; i < views.size(); ++i) views[i].data = storage[i].data();
   kir_fault f = r.kernel->call(views, scalars, extents);
   if (f.code != 0) throw std::runtime_error(cpu::fault_message(*r.kernel, f));
   for (size_t i = 0; i < hosts.size(); ++i)

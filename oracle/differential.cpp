@@ -10,11 +10,7 @@
 namespace kir::oracle {
 namespace {
 
-bool is_nan_bits(DType d, uint64_t b) {
-  if (!is_any_float(d)) return false;
-  double v = num::to_double(b, d);
-  return v != v;
-}
+bool is_nan_bits(DType d, uint64_t b) { return is_any_float(d) && num::is_nan(b, d); }
 
 }  // namespace
 

@@ -25,13 +25,11 @@ CValue make_slot(Builder& B, const CValue& leaf, const std::string& name) {
                      " on the CPU backend");
 }
 
+// The leaves of several values, in order.
 static std::vector<CValue> flat(const std::vector<CValue>& vals) {
   std::vector<CValue> out;
-  for (const auto& v : vals) {
-    std::vector<const CValue*> ls;
-    Builder::leaves(v, ls);
-    for (const auto* l : ls) out.push_back(*l);
-  }
+  for (const auto& v : vals)
+    for (auto& l : Builder::leaf_values(v)) out.push_back(std::move(l));
   return out;
 }
 

@@ -20,6 +20,9 @@ int precision(DType d) {
   }
 }
 
+
+// Every value of `x` is exactly a value of `acc` (so the cast does not round).
+namespace {
 // Smallest/largest binary exponent of a nonzero finite value (subnormals included).
 std::pair<int, int> exponent_range(DType d) {
   switch (d) {
@@ -33,8 +36,8 @@ std::pair<int, int> exponent_range(DType d) {
     default: return {0, info(d).bits};
   }
 }
+}  // namespace
 
-// Every value of `x` is exactly a value of `acc` (so the cast does not round).
 bool embeds(DType x, DType acc) {
   if (x == acc) return true;
   if (!is_float(acc)) return is_integer(x) && is_integer(acc) && info(x).bits <= info(acc).bits;

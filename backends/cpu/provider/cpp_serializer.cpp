@@ -162,6 +162,13 @@ class Writer {
     for (VarId v : seen) line() << cpp_type(P.var(v).dtype) << " " << var(v) << "{};\n";
   }
 
+  // The element count of a resource, from the extents its Alloc declared.
+  std::string element_count(BufId b) const {
+    std::string n = "1";
+    for (size_t k = 0; k < P.buf(b).shape.size(); ++k) n += " * " + buf(b) + "_n" + std::to_string(k);
+    return n;
+  }
+
   void extents_and_strides(BufId b) {
     const Buffer& B = P.buf(b);
     for (size_t k = 0; k < B.shape.size(); ++k)
@@ -280,9 +287,7 @@ class Writer {
           line() << "kir_gen::Buf<" << cpp_type(B.dtype) << ">& " << buf(s.buf) << " = " << buf(B.reuses) << ";\n";
           return;
         }
-        std::string n = "1";
-        for (size_t k = 0; k < B.shape.size(); ++k) n += " * " + buf(s.buf) + "_n" + std::to_string(k);
-        line() << "kir_gen::Buf<" << cpp_type(B.dtype) << "> " << buf(s.buf) << "(call, " << n << ");\n";
+        line() << "kir_gen::Buf<" << cpp_type(B.dtype) << "> " << buf(s.buf) << "(call, " << element_count(s.buf) << ");\n";
         // A failed allocation is a fault (already recorded): nothing may touch the storage.
         line() << "if (!" << buf(s.buf) << ".data()) return" << (task_depth ? "" : " 1") << ";\n";
         return;
@@ -291,13 +296,9 @@ class Writer {
         if (P.buf(s.buf).reuses != kNone) line() << "// " << P.buf(s.buf).name << " ends (storage of " << P.buf(P.buf(s.buf).reuses).name << ")\n";
         else line() << buf(s.buf) << ".reset();\n";
         return;
-      case StmtKind::Copy: {
-        const Buffer& B = P.buf(s.buf);
-        std::string n = "1";
-        for (size_t k = 0; k < B.shape.size(); ++k) n += " * " + buf(s.buf) + "_n" + std::to_string(k);
-        line() << "kir_gen::copy(" << buf(s.buf) << ".data(), " << buf(s.src) << ".data(), " << n << ");\n";
+      case StmtKind::Copy:
+        line() << "kir_gen::copy(" << buf(s.buf) << ".data(), " << buf(s.src) << ".data(), " << element_count(s.buf) << ");\n";
         return;
-      }
       case StmtKind::Atomic: atomic(s); return;
       case StmtKind::Compute:
       case StmtKind::Structured:
