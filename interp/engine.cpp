@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <new>
 #include <ostream>
 #include <stdexcept>
@@ -191,9 +192,24 @@ void Engine::unify(const Type& declared, const Value& actual, std::map<std::stri
 const Function& Engine::helper(const Operation& op, const std::string& attr) const {
   const Attribute* a = op.attr(attr);
   if (!a || a->kind != Attribute::Kind::Symbol) fail(op, ErrorKind::InvalidValue, "missing symbol attribute '" + attr + "'");
-  const Function* fn = module.find_function(a->s);
-  if (!fn) fail(op, ErrorKind::InvalidValue, "unknown helper @" + a->s);
-  return *fn;
+  // Module::find_function scans the module: cached per symbol, so a call costs the same in a
+  // module of thousands of helpers.
+  auto it = helpers_.find(a->s);
+  if (it == helpers_.end()) it = helpers_.emplace(a->s, module.find_function(a->s)).first;
+  if (!it->second) fail(op, ErrorKind::InvalidValue, "unknown helper @" + a->s);
+  return *it->second;
+}
+
+Engine::CallScope::CallScope(Engine& e, const Function& fn, const Operation& site) : E(e), call{&fn, &site} {
+  E.calls.push_back(call);
+}
+
+Engine::CallScope::~CallScope() {
+  for (size_t i = E.calls.size(); i-- > 0;)
+    if (E.calls[i].fn == call.fn && E.calls[i].site == call.site) {
+      E.calls.erase(E.calls.begin() + static_cast<std::ptrdiff_t>(i));
+      return;
+    }
 }
 
 std::vector<Value> Engine::call_function(const Function& fn, const std::vector<Value>& args, const Operation& site) {
@@ -206,6 +222,7 @@ std::vector<Value> Engine::call_function(const Function& fn, const std::vector<V
     unify(params[i]->type, args[i], nf.symbols, "argument %" + params[i]->name + " of @" + fn.name, site);
     nf.env[params[i].get()] = args[i];
   }
+  CallScope call(*this, fn, site);
   Flow fl = run_region(nf, fn.body, {});
   if (fl.kind != FlowKind::Return) fail(site, ErrorKind::InvalidValue, "@" + fn.name + " ended without return");
   if (fl.values.size() != fn.result_types.size())
@@ -243,11 +260,16 @@ const std::vector<std::vector<const kir::Value*>>& Engine::dead_after(const Regi
 }
 
 Flow Engine::run_region(Frame& f, const Region& r, const std::vector<Value>& args) {
+  // The op that runs the region (a helper body: the call site) locates budget errors.
+  static const Operation kNoSite;
+  const Operation& site = r.parent ? *r.parent : calls.empty() ? kNoSite : *calls.back().site;
+  struct DepthScope {
+    int& d;
+    ~DepthScope() { --d; }
+  } depth_scope{++depth};
+  if (depth > opts.max_depth) depth_exceeded(site);
   // Entering a region counts as a step too, so that loops of bare terminators still end.
-  if (++steps > opts.max_steps) {
-    if (r.parent) fail(*r.parent, ErrorKind::Limit, "step limit of " + std::to_string(opts.max_steps) + " executed ops exceeded");
-    throw RuntimeError(ErrorKind::Limit, "", "", "step limit exceeded");
-  }
+  charge(site, 1);
   for (size_t i = 0; i < r.args.size() && i < args.size(); ++i) f.env[r.args[i].get()] = args[i];
   const auto& dead = dead_after(r);
   for (size_t oi = 0; oi < r.ops.size(); ++oi) {
@@ -274,9 +296,29 @@ Flow Engine::run_region(Frame& f, const Region& r, const std::vector<Value>& arg
   return {};
 }
 
+namespace {
+
+// Elements of work of an op result: tensor elements, buffer elements, their sum over tuples and
+// records; relations, domains and scalars are free.
+uint64_t elements_of(const Value& v) {
+  if (v.is_tensor()) return static_cast<uint64_t>(v.tensor().size());
+  if (v.is_view()) {
+    uint64_t n = 1;
+    for (int64_t e : v.view().shape) n *= static_cast<uint64_t>(e);
+    return n;
+  }
+  uint64_t n = 0;
+  if (v.is_tuple())
+    for (const auto& e : v.tuple().elems) n += elements_of(e);
+  if (v.is_record())
+    for (const auto& e : v.record().elems) n += elements_of(e);
+  return n;
+}
+
+}  // namespace
+
 Flow Engine::exec(Frame& f, const Operation& op) {
-  if (++steps > opts.max_steps)
-    fail(op, ErrorKind::Limit, "step limit of " + std::to_string(opts.max_steps) + " executed ops exceeded");
+  charge(op, 1);
   auto it = handlers_.find(op.name);
   if (it == handlers_.end()) {
     const OpInfo* info = find_op(op.name);
@@ -292,13 +334,82 @@ Flow Engine::exec(Frame& f, const Operation& op) {
     throw RuntimeError(e.kind(), op.name, op.loc.str(), e.message(), e.coords());
   } catch (const std::bad_alloc&) {
     fail(op, ErrorKind::Limit, "out of memory");
-  } catch (const std::length_error&) {
-    fail(op, ErrorKind::Limit, "size limit exceeded");
+  } catch (const std::length_error& e) {
+    fail(op, ErrorKind::Limit, std::string("size limit exceeded (") + e.what() + ")");
   } catch (const std::logic_error& e) {
     fail(op, ErrorKind::InvalidValue, std::string("internal: ") + e.what());
   }
+  // Element work: the elements of the results (ops with regions and calls pay inside).
+  if (op.regions.empty() && op.name != "call") {
+    uint64_t n = 0;
+    for (const auto& r : op.results) {
+      auto rt = f.env.find(r.get());
+      if (rt != f.env.end()) n += elements_of(rt->second);
+    }
+    if (n) charge(op, n);
+  }
   after_op(f, op);
   return fl;
+}
+
+// ---- budgets ----
+
+void Engine::start_clock() {
+  started_ = std::chrono::steady_clock::now();
+  next_clock_check_ = opts.time_limit > 0 ? steps : UINT64_MAX;
+}
+
+namespace {
+
+std::string loop_note(const std::vector<Engine::Loop>& loops) {
+  const Engine::Loop* best = nullptr;
+  for (const auto& l : loops)
+    if (!best || *l.iterations > *best->iterations) best = &l;
+  if (!best) return "";
+  return best->op->name + " at " + best->op->loc.str() + " still running after " + std::to_string(*best->iterations) +
+         " iterations: ";
+}
+
+std::string seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g s", s);
+  return buf;
+}
+
+}  // namespace
+
+void Engine::check_budget(const Operation& op) {
+  if (steps > opts.max_steps)
+    fail(op, ErrorKind::Limit,
+         loop_note(loops) + "step budget of " + std::to_string(opts.max_steps) +
+             " exhausted (a step is one executed op or one element of work); raise it with --max-steps");
+  if (opts.time_limit <= 0) {
+    next_clock_check_ = UINT64_MAX;
+    return;
+  }
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  if (elapsed > opts.time_limit)
+    fail(op, ErrorKind::Limit,
+         loop_note(loops) + "time limit of " + seconds(opts.time_limit) + " exceeded (" + seconds(elapsed) +
+             " elapsed); raise it with --time-limit");
+  next_clock_check_ = steps > UINT64_MAX - 4096 ? UINT64_MAX : steps + 4096;
+}
+
+void Engine::depth_exceeded(const Operation& site) {
+  std::string chain;
+  const size_t n = calls.size(), head = 3, tail = 3;
+  for (size_t i = 0; i < n; ++i) {
+    if (i == head && n > head + tail + 1) {
+      chain += " -> ... (" + std::to_string(n - head - tail) + " more)";
+      i = n - tail - 1;
+      continue;
+    }
+    chain += std::string(i ? " -> " : "") + "@" + calls[i].fn->name;
+  }
+  fail(site, ErrorKind::Limit,
+       "nesting depth limit of " + std::to_string(opts.max_depth) +
+           " exceeded (helper calls and nested regions executing at once); calls: " + chain +
+           "; raise it with --max-depth");
 }
 
 namespace {

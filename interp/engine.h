@@ -2,7 +2,9 @@
 // control flow signals, helper calls with extent unification, operand/result access, and the
 // op handler table filled by the ops_*.cpp files (one file per op family).
 #pragma once
+#include <chrono>
 #include <climits>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -51,6 +53,15 @@ struct ParallelAccess {
   int64_t reader[2] = {kNone, kNone};
   const Operation* rop[2] = {nullptr, nullptr};
 };
+// Atomic accesses of one element (atomic ops, scatter_reduce updates): up to two distinct points
+// that updated it (atomic.store/rmw/compare_exchange, scatter_reduce) and up to two that only
+// loaded it atomically. Atomic-with-atomic is legal; atomic-with-plain by two points is not.
+struct ParallelAtomic {
+  int64_t updater[2] = {ParallelAccess::kNone, ParallelAccess::kNone};
+  const Operation* uop[2] = {nullptr, nullptr};
+  int64_t loader[2] = {ParallelAccess::kNone, ParallelAccess::kNone};
+  const Operation* lop[2] = {nullptr, nullptr};
+};
 struct ParallelTracker {
   struct KeyHash {
     size_t operator()(const std::pair<uint64_t, int64_t>& k) const {
@@ -60,6 +71,8 @@ struct ParallelTracker {
   const Operation* op = nullptr;  // the parallel
   int64_t point = 0;              // coordinate of the point now executing
   std::unordered_map<std::pair<uint64_t, int64_t>, ParallelAccess, KeyHash> acc;
+  // Elements accessed atomically (kept apart so plain-only parallels pay one empty() check).
+  std::unordered_map<std::pair<uint64_t, int64_t>, ParallelAtomic, KeyHash> atomic;
 };
 
 class AtomicScheduler;  // atomic_schedule.cpp
@@ -70,7 +83,41 @@ class Engine {
 
   const Module& module;
   Options opts;
+  // Budgets (Options::max_steps, time_limit, max_depth). A step is one executed op, one region
+  // entered, or one element of work: the elements an op produces (tensor results, buffers) or
+  // stores, the multiply-adds of the contract family. charge() adds n steps and ends the run
+  // with a located Limit error when the step budget or (checked every 4096 steps) the time limit
+  // is exhausted, naming the longest-running executing while loop and its iteration count.
   uint64_t steps = 0;
+  void charge(const Operation& op, uint64_t n) {
+    steps = n > UINT64_MAX - steps ? UINT64_MAX : steps + n;
+    if (steps > opts.max_steps || steps >= next_clock_check_) check_budget(op);
+  }
+  void start_clock();  // at every entry (run_kernel, call_helper): the time limit counts from here
+  // Regions executing at once (each helper body, loop body, branch... adds one level; a
+  // RAII DepthScope in run_region); beyond Options::max_depth a located Limit error shows
+  // `calls`, the helpers executing (outermost first) and their call sites.
+  int depth = 0;
+  struct Call {
+    const Function* fn;
+    const Operation* site;
+  };
+  std::vector<Call> calls;
+  struct CallScope {  // pushes a call, removes it (by identity) on exit
+    Engine& E;
+    Call call;
+    CallScope(Engine& e, const Function& fn, const Operation& site);
+    ~CallScope();
+    CallScope(const CallScope&) = delete;
+    CallScope& operator=(const CallScope&) = delete;
+  };
+  // Executing while loops and their iteration counts (LoopScope in ops_control.cpp). Entries are
+  // removed by identity, so tasks of the Interleaved schedule interleaving their loops is safe.
+  struct Loop {
+    const Operation* op;
+    const uint64_t* iterations;
+  };
+  std::vector<Loop> loops;
   int64_t next_domain_id = 1;
   uint64_t write_epoch = 0;  // one per store op, for collision detection
   uint64_t region_runs = 0;    // executed region ops (salts the Random segmentation per op)
@@ -101,6 +148,13 @@ class Engine {
   void note_access(const Operation& op, const ViewV& v, int64_t idx, const Shape& elem, bool write) {
     if (!parallels.empty()) note_access_slow(op, v, idx, elem, write);
   }
+  // Records an atomic access (an atomic op, or one element update of scatter_reduce; `update`:
+  // it may write, false for atomic.load) likewise; an atomic access and a plain access of one
+  // element by two points of one parallel (a plain read needs an atomic update to conflict) is
+  // a ParallelConflict error. Atomic with atomic is never a conflict.
+  void note_atomic(const Operation& op, const ViewV& v, int64_t idx, const Shape& elem, bool update) {
+    if (!parallels.empty()) note_atomic_slow(op, v, idx, elem, update);
+  }
 
   const Value& operand(Frame& f, const Operation& op, size_t i) const;
   // The tensor of operand i when `op` (the op now executing, before it runs any region) is its
@@ -129,6 +183,7 @@ class Engine {
 
  private:
   void note_access_slow(const Operation& op, const ViewV& v, int64_t idx, const Shape& elem, bool write);
+  void note_atomic_slow(const Operation& op, const ViewV& v, int64_t idx, const Shape& elem, bool update);
   HandlerTable handlers_;
   // Per region: after its op i, the values defined in the region (results, region arguments)
   // whose last use (directly or inside a nested region) is op i. run_region drops those holding
@@ -136,9 +191,14 @@ class Engine {
   std::unordered_map<const Region*, std::vector<std::vector<const kir::Value*>>> dead_after_;
   const std::vector<std::vector<const kir::Value*>>& dead_after(const Region& r);
   const std::vector<const kir::Value*>* dying_ = nullptr;  // dead_after of the op now executing
+  uint64_t next_clock_check_ = UINT64_MAX;  // steps at which charge() next reads the clock
+  std::chrono::steady_clock::time_point started_;
+  void check_budget(const Operation& op);
+  [[noreturn]] void depth_exceeded(const Operation& site);
   Flow exec(Frame& f, const Operation& op);
   void after_op(Frame& f, const Operation& op);
   mutable std::unordered_map<const Function*, std::unordered_map<std::string, const kir::Value*>> names_;
+  mutable std::unordered_map<std::string, const Function*> helpers_;  // helper(): symbol -> function
   const kir::Value* value_named(const Function* fn, const std::string& name) const;
 };
 
@@ -149,6 +209,8 @@ class Engine {
 bool run_interleaved(Engine& E, Frame& f, const Operation& op, ParallelTracker& tracker, const DomainV& d, uint64_t run);
 
 // Small shared helpers for handlers.
+// Steps of work a*b (multiply-adds of a contract: result elements * reduce points), saturating.
+inline uint64_t work_product(uint64_t a, uint64_t b) { return a && b > UINT64_MAX / a ? UINT64_MAX : a * b; }
 int64_t index_of(const Value& v);  // an integer/index scalar as int64
 Value make_shaped(DType d, const Shape& shape, std::vector<uint64_t> bits, bool as_scalar);
 Tensor make_tensor(DType d, const Shape& shape);  // zero bits, checked size

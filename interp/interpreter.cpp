@@ -124,7 +124,12 @@ void Engine::run_kernel(const Function& k, const std::map<std::string, KernelArg
         if (ov && *ov != v->offset) bind_fail(*p, "offset is " + std::to_string(v->offset) + " but the type declares " + std::to_string(*ov));
       }
       // The view must lie inside its storage.
-      const int64_t n = checked_numel(v->shape);
+      int64_t n = 0;
+      try {
+        n = checked_numel(v->shape);
+      } catch (const RuntimeError& e) {
+        bind_fail(*p, e.message());
+      }
       if (n > 0) {
         int64_t lo = v->offset, hi = v->offset;
         for (size_t i = 0; i < v->shape.size(); ++i) {
@@ -175,6 +180,10 @@ void Engine::run_kernel(const Function& k, const std::map<std::string, KernelArg
     }
     bind_fail(*p, "unsupported kernel parameter type " + p->type.str());
   }
+  Operation site;  // locates budget errors of the kernel body
+  site.name = "kernel";
+  site.loc = k.loc;
+  CallScope call(*this, k, site);
   Flow fl = run_region(f, k.body, {});
   (void)fl;
 }
@@ -190,6 +199,7 @@ Interpreter::~Interpreter() = default;
 void Interpreter::run_kernel(const std::string& name, const std::map<std::string, KernelArg>& args) {
   const Function* k = engine_->module.find_function(name);
   if (!k || !k->is_kernel()) throw RuntimeError(ErrorKind::Binding, "", "", "no kernel @" + name);
+  engine_->start_clock();
   engine_->run_kernel(*k, args);
 }
 
@@ -199,6 +209,7 @@ std::vector<Value> Interpreter::call_helper(const std::string& name, const std::
   Operation site;
   site.name = "call";
   site.loc = fn->loc;
+  engine_->start_clock();
   return engine_->call_function(*fn, args, site);
 }
 

@@ -73,7 +73,19 @@ struct Options {
   std::ostream* trace = nullptr;  // one line per executed op when set
   bool break_on_nan = false;      // stop at the first op whose result has a NaN
   bool break_on_inf = false;      // ... or an infinity
-  uint64_t max_steps = 2'000'000'000ull;  // executed-op budget: a runaway while is an error, not a hang
+  // Budgets, each exhausted with a located Limit error (a runaway while is an error, not a hang).
+  // max_steps counts over the Interpreter's life (steps()); a step is one executed op, one region
+  // entered, or one element of work: each element an op produces (tensor results, buffers) or
+  // stores, each multiply-add of contract/sparse_contract/scaled_contract/quantized_dot, each
+  // element histogram counts; reduce/scan/scatter_reduce/region ops pay for their helper calls.
+  uint64_t max_steps = 2'000'000'000ull;
+  double time_limit = 0;  // seconds of wall-clock time per run_kernel/call_helper; <= 0: none
+  // Regions executing at once: every helper call's body and every nested region (if branch,
+  // loop body, parallel point, helper of reduce/scan/...) is one level. Bounds the evaluator's
+  // recursion (measured 1.2-1.7 KiB of stack per level optimized, 6-6.8 KiB under
+  // AddressSanitizer), so 1000 levels fit the 8 MiB default stack of the main thread and of the
+  // worker threads of interleaved atomics.
+  int max_depth = 1000;
   ParallelOrder parallel_order = ParallelOrder::Canonical;
   uint64_t policy_seed = 0;       // seed of the Shuffle order
   Segmentation segmentation = Segmentation::Whole;
@@ -98,8 +110,8 @@ struct Options {
 // identity) == s). Of region_scan also: "apply identity" (apply(identity, state) == state),
 // "action composition" (apply(combine(a, b), state) == apply(b, apply(a, state))) and "emit
 // concatenation" (emit(A ++ B, state) == emit(A, state) ++ emit(B, apply(summarize A, state))).
-// Values are compared bit for bit, except that float zeros of either sign are equal and so are
-// NaNs (an inexact float combine shows up as a homomorphism break).
+// The two sides are compared under the numerics contract (laws.h, docs/numerics.md "Law checking
+// under the contract"): equal bits, or enclosures that meet, so rounding alone is never a break.
 struct LawViolation {
   std::string law;
   std::string op_location;                            // the region op's file:line:col

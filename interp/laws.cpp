@@ -2,19 +2,27 @@
 // machinery it shares with region_scan (laws.h, scan_laws.cpp). While law checking is active
 // (Interpreter::check_region_fold_laws, Options::check_laws), every executed region_fold is also
 // evaluated under segmentation per element, the two-segment splits 1 + (n-1) and (n-1) + 1, and
-// seeded random splits (segment summaries combined left to right), each compared bit for bit
-// with the whole segmentation; combine(identity, s) and combine(s, identity) are compared with s
-// for every one-element segment. When a segmentation disagrees, adjacent segment pairs
-// [a, m) ++ [m, b) are searched by increasing length b - a for the smallest one where
-// summarize(A ++ B) != combine(summarize A, summarize B) (within a budget of summarize calls;
-// past it the disagreeing segmentation itself is reported). Values are compared bit for bit,
-// except that float zeros of either sign are equal, and so are NaNs.
+// seeded random splits (segment summaries combined left to right), each compared with the whole
+// segmentation; combine(identity, s) and combine(s, identity) are compared with s for every
+// one-element segment. When a segmentation disagrees, adjacent segment pairs [a, m) ++ [m, b) are
+// searched by increasing length b - a for the smallest one where summarize(A ++ B) !=
+// combine(summarize A, summarize B) (within a budget of summarize calls; past it the disagreeing
+// segmentation itself is reported).
+// The two sides of a law are compared under the numerics contract (issue 11 item 6): elements
+// with the same bits are equal (float zeros of either sign, and NaNs, too); elements whose bits
+// differ are equal when the enclosures of both sides (envelope_log_enclosure.h: intervals
+// containing the exact real value and every value a legal reassociation of the sums gives)
+// have a value in common. Exact results (integers, bools, min/max of exact values, float
+// operations whose exact result is representable) have single-point enclosures, so they are
+// still compared bit for bit. A helper with an
+// op the enclosures do not cover makes that execution compare bit for bit, and says so.
 #include "interp/laws.h"
 
 #include <sstream>
 
 #include "interp/tree.h"
 #include "numerics/format.h"
+#include "numerics/value_text.h"
 
 namespace kir::interp {
 namespace laws {
@@ -59,6 +67,85 @@ bool same_value(const Value& a, const Value& b) {
   return summarize(a) == summarize(b);
 }
 
+std::string brief(const Value& v) {
+  if (v.is_tensor() && v.tensor().size() > 8)
+    return std::string(name(v.tensor().dtype)) + shape_str(v.tensor().shape) + " (" + std::to_string(v.tensor().size()) + " elements)";
+  if (v.is_tuple() || v.is_record()) {
+    const auto& el = v.is_tuple() ? v.tuple().elems : v.record().elems;
+    std::string s = v.is_tuple() ? "tuple(" : "record(";
+    for (size_t i = 0; i < el.size(); ++i) s += (i ? ", " : "") + (v.is_record() ? v.record().names[i] + ": " : "") + brief(el[i]);
+    return s + ")";
+  }
+  return summarize(v);
+}
+
+namespace {
+
+// The value of an element as a double (integers beyond 2^53 rounded: they only widen an enclosure).
+double exact_double(Scalar x) {
+  if (x.dtype == DType::Bool) return x.bits ? 1 : 0;
+  if (is_any_float(x.dtype)) return num::to_double(x.bits, x.dtype);
+  return is_signed_integer(x.dtype) ? static_cast<double>(num::as_signed(x)) : static_cast<double>(x.bits);
+}
+
+// The differing elements of two sides, leaf by leaf.
+struct Differ {
+  int64_t differing = 0, compared = 0;
+  bool structure = false;  // the sides differ in kind, dtype or shape
+  std::vector<std::string> shown;
+
+  // Leaves a, b (enclosures ea, eb or null) at component `path` (".1", ".x", "" for the whole).
+  void leaves(const Value& a, const Value& b, const Enclosure* ea, const Enclosure* eb, const std::string& path) {
+    if ((a.is_tuple() && b.is_tuple()) || (a.is_record() && b.is_record())) {
+      const auto& xa = a.is_tuple() ? a.tuple().elems : a.record().elems;
+      const auto& xb = b.is_tuple() ? b.tuple().elems : b.record().elems;
+      if (xa.size() != xb.size()) {
+        structure = true;
+        return;
+      }
+      const bool sub = ea && eb && ea->elems.size() == xa.size() && eb->elems.size() == xa.size();
+      for (size_t i = 0; i < xa.size(); ++i)
+        leaves(xa[i], xb[i], sub ? &ea->elems[i] : nullptr, sub ? &eb->elems[i] : nullptr,
+               path + "." + (a.is_record() ? a.record().names[i] : std::to_string(i)));
+      return;
+    }
+    const bool sa = a.is_scalar(), sb = b.is_scalar();
+    if (!(sa || a.is_tensor()) || !(sb || b.is_tensor()) || sa != sb) {
+      if (!same_value(a, b)) structure = true;
+      return;
+    }
+    const DType d = sa ? a.scalar().dtype : a.tensor().dtype;
+    if (d != (sb ? b.scalar().dtype : b.tensor().dtype) || (!sa && a.tensor().shape != b.tensor().shape)) {
+      structure = true;
+      return;
+    }
+    const int64_t n = sa ? 1 : a.tensor().size();
+    const bool enc = ea && eb && ea->kind == Enclosure::Kind::Numeric && eb->kind == Enclosure::Kind::Numeric &&
+                     ea->el.size() == static_cast<size_t>(n) && eb->el.size() == static_cast<size_t>(n);
+    for (int64_t i = 0; i < n; ++i) {
+      ++compared;
+      const Scalar x = sa ? a.scalar() : a.tensor().at(i), y = sb ? b.scalar() : b.tensor().at(i);
+      if (same_elem(d, x.bits, y.bits)) continue;
+      enclosure::Interval ia, ib;
+      if (enc) {  // each enclosure widened by the interpreter's own value
+        ia = ea->el[static_cast<size_t>(i)].hull(enclosure::Interval::point(exact_double(x)));
+        ib = eb->el[static_cast<size_t>(i)].hull(enclosure::Interval::point(exact_double(y)));
+        if (ia.meets(ib)) continue;
+      }
+      ++differing;
+      if (shown.size() >= kShownElements) continue;
+      std::string where = path.empty() ? "" : "component " + path.substr(1);
+      if (!sa) where += (where.empty() ? "element " : " element ") + coord_str(unravel(i, a.tensor().shape));
+      if (where.empty()) where = "the value";
+      std::string s = where + ": " + num::format_value(x) + " vs " + num::format_value(y);
+      if (enc) s += ", enclosures " + enclosure::str(ia) + " and " + enclosure::str(ib) + " do not meet";
+      shown.push_back(s);
+    }
+  }
+};
+
+}  // namespace
+
 std::string range_str(int64_t b, int64_t e) { return "[" + std::to_string(b) + ", " + std::to_string(e) + ")"; }
 
 std::string seg_str(const Segments& segs) {
@@ -92,7 +179,69 @@ std::vector<Segmentation> segmentations(int64_t n, uint64_t seed, uint64_t salt,
 LawCheck::LawCheck(Engine& e, const Operation& o, LawReport& r, const std::vector<Value>& sources,
                    const std::vector<Value>& captures, int64_t ax, int64_t count)
     : E(e), op(o), report(r), axis(ax), n(count), sources_(sources), captures_(captures),
-      summarize_fn_(e.helper(o, "summarize")), combine_fn_(e.helper(o, "combine")), single_(static_cast<size_t>(count)) {}
+      summarize_fn_(e.helper(o, "summarize")), combine_fn_(e.helper(o, "combine")), single_(static_cast<size_t>(count)),
+      eval_(e.module) {}
+
+std::vector<Enclosure> LawCheck::esource_args(int64_t b, int64_t e) {
+  if (!esources_) {
+    std::vector<Enclosure> all;
+    for (const auto& s : sources_) all.push_back(enclosure::of(s));
+    esources_ = std::move(all);
+  }
+  std::vector<Enclosure> args;
+  for (const auto& s : *esources_) args.push_back(enclosure::slice_range(s, axis, b, e));
+  return args;
+}
+
+const std::vector<Enclosure>& LawCheck::ecaptures() {
+  if (!ecaptures_) {
+    std::vector<Enclosure> all;
+    for (const auto& c : captures_) all.push_back(enclosure::of(c));
+    ecaptures_ = std::move(all);
+  }
+  return *ecaptures_;
+}
+
+Enclosure LawCheck::esumm(int64_t b, int64_t e) {
+  auto it = esumm_.find({b, e});
+  if (it != esumm_.end()) return it->second;
+  std::vector<Enclosure> args = esource_args(b, e);
+  const auto& caps = ecaptures();
+  args.insert(args.end(), caps.begin(), caps.end());
+  Enclosure s = eval_.call(summarize_fn_, args).at(0);
+  esumm_.emplace(std::make_pair(b, e), s);
+  return s;
+}
+
+Enclosure LawCheck::ecomb(const Enclosure& a, const Enclosure& b) { return eval_.call(combine_fn_, {a, b}).at(0); }
+
+Verdict LawCheck::compare(const Side& a, const Side& b) {
+  if (same_value(a.value, b.value)) return {};
+  std::optional<Enclosure> ea, eb;
+  if (bitwise_.empty()) {
+    try {
+      ea = a.enclose();
+      eb = b.enclose();
+    } catch (const enclosure::Unsupported& u) {
+      bitwise_ = u.what();
+      ea.reset();
+      eb.reset();
+    }
+  }
+  Differ d;
+  d.leaves(a.value, b.value, ea ? &*ea : nullptr, eb ? &*eb : nullptr, "");
+  if (!d.structure && d.differing == 0) return {};
+  Verdict v{false, ""};
+  if (d.structure) {
+    v.detail = "the two sides differ in structure, dtype or shape";
+    return v;
+  }
+  v.detail = std::to_string(d.differing) + " of " + std::to_string(d.compared) + " elements differ";
+  v.detail += bitwise_.empty() ? " beyond their enclosures" : " (compared bit for bit: " + bitwise_ + ")";
+  for (size_t i = 0; i < d.shown.size(); ++i) v.detail += (i ? "; " : ": ") + d.shown[i];
+  if (d.differing > static_cast<int64_t>(d.shown.size())) v.detail += "; ...";
+  return v;
+}
 
 std::vector<Value> LawCheck::source_args(int64_t b, int64_t e) const {
   std::vector<Value> args;
@@ -124,34 +273,44 @@ void LawCheck::add(const std::string& law, Segments segs, const std::string& det
 }
 
 void LawCheck::check_summary_laws(const Value& identity) {
+  auto eid = [&] { return enclosure::of(identity); };
   // Identity neutrality on every one-element segment.
   for (int64_t k = 0; k < n; ++k) {
     const Value s = summ(k, k + 1);
-    Value l = comb(identity, s);
-    if (!same_value(l, s)) {
-      add("left identity", {{k, k + 1}}, "combine(identity, s) = " + summarize(l) + " but s = summarize(" + range_str(k, k + 1) + ") = " + summarize(s));
+    const Verdict v = compare({comb(identity, s), [&] { return ecomb(eid(), esumm(k, k + 1)); }}, {s, [&] { return esumm(k, k + 1); }});
+    if (!v.equal) {
+      add("left identity", {{k, k + 1}},
+          "combine(identity, s) = " + brief(comb(identity, s)) + " but s = summarize(" + range_str(k, k + 1) + ") = " + brief(s) + ": " + v.detail);
       break;
     }
   }
   for (int64_t k = 0; k < n; ++k) {
     const Value s = summ(k, k + 1);
-    Value r = comb(s, identity);
-    if (!same_value(r, s)) {
-      add("right identity", {{k, k + 1}}, "combine(s, identity) = " + summarize(r) + " but s = summarize(" + range_str(k, k + 1) + ") = " + summarize(s));
+    const Verdict v = compare({comb(s, identity), [&] { return ecomb(esumm(k, k + 1), eid()); }}, {s, [&] { return esumm(k, k + 1); }});
+    if (!v.equal) {
+      add("right identity", {{k, k + 1}},
+          "combine(s, identity) = " + brief(comb(s, identity)) + " but s = summarize(" + range_str(k, k + 1) + ") = " + brief(s) + ": " + v.detail);
       break;
     }
   }
 
   // Segmentations against the whole.
-  const Value whole = summ(0, n);
+  const Side whole{summ(0, n), [&] { return esumm(0, n); }};
   std::string seen;
   Segments bad;
   for (const auto& sg : segmentations(n, E.law_seed, salt(), E.law_splits)) {
     Value acc = summ(sg.segs[0].first, sg.segs[0].second);
     for (size_t i = 1; i < sg.segs.size(); ++i) acc = comb(acc, summ(sg.segs[i].first, sg.segs[i].second));
-    if (!same_value(acc, whole)) {
+    const Verdict v = compare({acc, [&] {
+                                 Enclosure e = esumm(sg.segs[0].first, sg.segs[0].second);
+                                 for (size_t i = 1; i < sg.segs.size(); ++i) e = ecomb(e, esumm(sg.segs[i].first, sg.segs[i].second));
+                                 return e;
+                               }},
+                              whole);
+    if (!v.equal) {
       bad = sg.segs;
-      seen = "; the " + sg.name + " " + seg_str(sg.segs) + " gives " + summarize(acc) + " instead of the whole " + summarize(whole);
+      seen = "; the " + sg.name + " " + seg_str(sg.segs) + " gives " + brief(acc) + " instead of the whole " + brief(whole.value) + " (" +
+             v.detail + ")";
       break;
     }
   }
@@ -165,10 +324,11 @@ void LawCheck::check_summary_laws(const Value& identity) {
       for (int64_t m = a + 1; m < a + len && budget > 0; ++m) {
         const Value c = comb(summ(a, m), summ(m, a + len));
         budget -= 2;
-        if (!same_value(c, ab)) {
+        const Verdict v = compare({ab, [&] { return esumm(a, a + len); }}, {c, [&] { return ecomb(esumm(a, m), esumm(m, a + len)); }});
+        if (!v.equal) {
           std::ostringstream d;
-          d << "summarize(" << range_str(a, a + len) << ") = " << summarize(ab) << " but combine(summarize(" << range_str(a, m)
-            << "), summarize(" << range_str(m, a + len) << ")) = " << summarize(c) << seen;
+          d << "summarize(" << range_str(a, a + len) << ") = " << brief(ab) << " but combine(summarize(" << range_str(a, m)
+            << "), summarize(" << range_str(m, a + len) << ")) = " << brief(c) << ": " << v.detail << seen;
           add("homomorphism", {{a, m}, {m, a + len}}, d.str());
           return;
         }

@@ -218,8 +218,16 @@ Tensor contract_core(const Operation& op, const Tensor& l, const Tensor& r, DTyp
   return out;
 }
 
+// Charges the step budget one step per multiply-add (result elements * reduce points) before
+// the work starts, so a contract too big for the budget fails without running.
+void charge_contract(Engine& E, const Operation& op, const Shape& ls, const Shape& rs) {
+  const ContractPlan p = plan_contract(op, ls, rs);
+  E.charge(op, work_product(static_cast<uint64_t>(checked_numel(p.out_shape)), static_cast<uint64_t>(checked_numel(p.red_shape))));
+}
+
 Flow op_contract(Engine& E, Frame& f, const Operation& op) {
   const Tensor &l = E.operand(f, op, 0).tensor(), &r = E.operand(f, op, 1).tensor();
+  charge_contract(E, op, l.shape, r.shape);
   E.set(f, op, 0, contract_core(op, l, r, op.result()->type.dtype(), nullptr, E.opts.accumulation));
   if (E.opts.envelopes) log_envelopes(E, f, op);
   return {};
@@ -265,6 +273,7 @@ Flow op_sparse_contract(Engine& E, Frame& f, const Operation& op) {
         mask[static_cast<size_t>(di)] = 1;
       }
     }
+  charge_contract(E, op, dense.shape, r.shape);
   E.set(f, op, 0, contract_core(op, dense, r, op.result()->type.dtype(), &mask, E.opts.accumulation));
   if (E.opts.envelopes) log_sparse_envelopes(E, f, op, dense, r, mask);
   return {};
@@ -297,6 +306,8 @@ Flow op_scaled_contract(Engine& E, Frame& f, const Operation& op) {
   const int64_t cl = lf == DType::E2M1 ? group / 2 : group, cr = rf == DType::E2M1 ? group / 2 : group;
   if (l.shape[2] != cl || r.shape[1] != cr) fail(op, ErrorKind::ShapeMismatch, "carrier extent does not match the group size");
   const DType acc = op.result()->type.dtype();
+  E.charge(op, work_product(work_product(static_cast<uint64_t>(M), static_cast<uint64_t>(N)),
+                            work_product(static_cast<uint64_t>(G), static_cast<uint64_t>(group))));
   Tensor out = make_tensor(acc, {M, N});
   ElementSum s(E.opts.accumulation, acc);
   for (int64_t m = 0; m < M; ++m)
@@ -378,6 +389,8 @@ Flow op_quantized_dot(Engine& E, Frame& f, const Operation& op) {
   Shape os(ld.shape.begin(), ld.shape.end() - 1);
   os.insert(os.end(), rd.shape.begin(), rd.shape.end() - 1);
   Tensor out = make_tensor(DType::F32, os);
+  E.charge(op, work_product(work_product(static_cast<uint64_t>(nl), static_cast<uint64_t>(nr)),
+                            work_product(static_cast<uint64_t>(nb), static_cast<uint64_t>(num::kQK_K))));
   std::vector<num::BlockQ4K> lb(static_cast<size_t>(nb));
   std::vector<num::BlockQ8K> rb(static_cast<size_t>(nb));
   for (int64_t i = 0; i < nl; ++i) {

@@ -70,12 +70,29 @@ Flow op_for(Engine& E, Frame& f, const Operation& op) {
   return {};
 }
 
+// Registers an executing while and its iteration count for budget messages (Engine::loops).
+struct LoopScope {
+  Engine& E;
+  uint64_t iterations = 0;
+  LoopScope(Engine& e, const Operation& op) : E(e) { E.loops.push_back({&op, &iterations}); }
+  ~LoopScope() {
+    for (size_t i = E.loops.size(); i-- > 0;)
+      if (E.loops[i].iterations == &iterations) {
+        E.loops.erase(E.loops.begin() + static_cast<std::ptrdiff_t>(i));
+        return;
+      }
+  }
+  LoopScope(const LoopScope&) = delete;
+  LoopScope& operator=(const LoopScope&) = delete;
+};
+
 Flow op_while(Engine& E, Frame& f, const Operation& op) {
   std::vector<Value> carries;
   for (size_t i = 0; i < op.operands.size(); ++i) carries.push_back(E.operand(f, op, i));
   const std::vector<Value> init = carries;
   std::vector<Value> results;
-  for (;;) {
+  LoopScope loop(E, op);
+  for (;; ++loop.iterations) {
     Flow c = E.run_region(f, *op.regions.at(0), carries);
     if (c.kind != FlowKind::Condition || c.values.empty()) fail(op, ErrorKind::InvalidValue, "while condition region did not end in condition");
     const bool go = c.values[0].scalar().bits != 0;

@@ -1,5 +1,7 @@
 // Indexed access through index relations (seed 000 §15-§16): pure gather, external view and
-// logical-buffer load/store (recorded for parallel conflict detection, parallel_check.cpp), unique_store (injectivity checked: a collision is an error naming
+// logical-buffer load/store (recorded for parallel conflict detection, parallel_check.cpp; the
+// atomics and scatter_reduce element updates are recorded as atomic accesses), unique_store
+// (injectivity checked: a collision is an error naming
 // both points), scatter_reduce (the typed combine applied in canonical point order), and the
 // atomics, each one indivisible step (the Interleaved schedule may switch points before each). Invalid lanes
 // of a masked relation read the explicit fill and never touch the source; invalid writes have no
@@ -226,6 +228,7 @@ Flow op_store(Engine& E, Frame& f, const Operation& op) {
   const RelationV& r = E.operand(f, op, 1).relation();
   const Value& val = E.operand(f, op, 2);
   if (!v.is_buffer && v.access == Access::In) fail(op, ErrorKind::InvalidValue, "store to In view %" + v.name);
+  E.charge(op, static_cast<uint64_t>(r.points));  // element work: each point stored
   const uint64_t epoch = ++E.write_epoch;
   if (E.parallels.empty() && (r.affine ? affine_store(v, r, val) : fast_store(v, r, val))) return {};
   for (int64_t p = 0; p < r.points; ++p) {
@@ -276,10 +279,12 @@ Flow op_scatter_reduce(Engine& E, Frame& f, const Operation& op) {
   for (int64_t p = 0; p < r.points; ++p) {
     if (!r.active(p)) continue;
     uint64_t old = read_elem(op, v, r, p);
+    const Shape c = point_coord(r, p);
+    const int64_t idx = v.storage_index(c);
+    E.note_atomic(op, v, idx, c, true);  // each element update is atomic with respect to other points
     args[0] = Scalar{d, old};
     args[1] = Scalar{d, block_elem(op, val, r, p)};
     auto res = E.call_function(combine, args, op);
-    int64_t idx = v.storage_index(point_coord(r, p));
     v.storage->bits[static_cast<size_t>(idx)] = res.at(0).scalar().bits;
     v.storage->set_defined(idx);
   }
@@ -292,11 +297,21 @@ const RelationV& atomic_rel(const Operation& op, const Value& rv) {
   return r;
 }
 
+// Records the atomic's element (bounds already checked) for parallel conflict detection;
+// `update`: the op may write (store, rmw, and compare-exchange whether or not it succeeds).
+void note_atomic_elem(Engine& E, const Operation& op, const ViewV& v, const RelationV& r, bool update) {
+  if (E.parallels.empty()) return;
+  const Shape c = point_coord(r, 0);
+  E.note_atomic(op, v, v.storage_index(c), c, update);
+}
+
 Flow op_atomic_load(Engine& E, Frame& f, const Operation& op) {
   E.before_atomic();  // a switch point of the Interleaved schedule
   const ViewV& v = E.operand(f, op, 0).view();
   const RelationV& r = atomic_rel(op, E.operand(f, op, 1));
-  E.set(f, op, 0, Scalar{v.storage->dtype, read_elem(op, v, r, 0)});
+  const uint64_t bits = read_elem(op, v, r, 0);
+  note_atomic_elem(E, op, v, r, false);
+  E.set(f, op, 0, Scalar{v.storage->dtype, bits});
   return {};
 }
 
@@ -310,6 +325,8 @@ Flow op_atomic_store(Engine& E, Frame& f, const Operation& op) {
   E.before_atomic();  // a switch point of the Interleaved schedule
   const ViewV& v = E.operand(f, op, 0).view();
   const RelationV& r = atomic_rel(op, E.operand(f, op, 1));
+  check_bounds(op, r, 0, v.shape, view_what(v));
+  note_atomic_elem(E, op, v, r, true);
   atomic_write(E, op, v, r, E.operand(f, op, 2).scalar().bits);
   return {};
 }
@@ -320,6 +337,7 @@ Flow op_atomic_rmw(Engine& E, Frame& f, const Operation& op) {
   const RelationV& r = atomic_rel(op, E.operand(f, op, 1));
   Scalar x = E.operand(f, op, 2).scalar();
   Scalar old{v.storage->dtype, read_elem(op, v, r, 0)};
+  note_atomic_elem(E, op, v, r, true);
   const std::string kind = attr_keyword(op, "kind");
   Scalar nw = x;
   if (kind != "exchange") {
@@ -346,6 +364,7 @@ Flow op_atomic_cas(Engine& E, Frame& f, const Operation& op) {
   const RelationV& r = atomic_rel(op, E.operand(f, op, 1));
   Scalar expected = E.operand(f, op, 2).scalar(), desired = E.operand(f, op, 3).scalar();
   Scalar old{v.storage->dtype, read_elem(op, v, r, 0)};
+  note_atomic_elem(E, op, v, r, true);  // an update even when it fails: success depends on the schedule
   // Compare-exchange compares representations (bit patterns), as hardware CAS does.
   const bool ok = old.bits == expected.bits;
   if (ok) atomic_write(E, op, v, r, desired.bits);

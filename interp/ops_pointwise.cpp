@@ -206,6 +206,11 @@ Flow op_cast(Engine& E, Frame& f, const Operation& op) {
   Elems a = elems(E.operand(f, op, 0));
   const DType to = op.result()->type.dtype();
   const bool bit = op.name == "bitcast";
+  // The verifier rejects these (L4.14); a module that skipped it gets a located error, not bits.
+  if (bit && (a.dtype == DType::Bool || to == DType::Bool || info(a.dtype).bits != info(to).bits))
+    fail(op, ErrorKind::InvalidValue,
+         "bitcast " + std::string(name(a.dtype)) + " -> " + std::string(name(to)) +
+             " is not in the language (bool has no bit pattern; widths must be equal; L4.14)");
   std::vector<uint64_t> out(static_cast<size_t>(a.n));
   for (int64_t i = 0; i < a.n; ++i) {
     Scalar x{a.dtype, el(a, i)};

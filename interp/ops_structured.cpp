@@ -84,7 +84,7 @@ bool fast_reduce(Engine& E, const Operation& op, const Function& combine, const 
   } catch (const RuntimeError&) {
     return false;
   }
-  E.steps += calls;
+  E.charge(op, calls);  // within the budget (checked above); may end the run at the time limit
   if (total == 0) return true;
   // Offsets of the reduced points (row-major over the sorted axes, as take_slice/unravel).
   std::vector<int64_t> offs;
@@ -280,6 +280,7 @@ Flow op_histogram(Engine& E, Frame& f, const Operation& op) {
   const Value& valid = E.operand(f, op, 2);
   if (bins <= 0) fail(op, ErrorKind::InvalidValue, "bins must be positive, got " + std::to_string(bins));
   const DType cd = op.result()->type.dtype();
+  E.charge(op, static_cast<uint64_t>(vals.size()));  // element work: each value counted
   Tensor out = make_tensor(cd, {bins});
   if (!valid.is_scalar() && valid.tensor().shape != vals.shape)
     fail(op, ErrorKind::ShapeMismatch, "valid has shape " + shape_str(valid.tensor().shape) + ", values " + shape_str(vals.shape));

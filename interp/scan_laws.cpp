@@ -14,7 +14,11 @@
 //    the segment's part of the whole emit(source, initial_state); when it does not, the
 //    smallest pair with emit(A ++ B, s) != emit(A, s) ++ emit(B, apply(summarize A, s)) is
 //    searched the same way.
-// Values are compared as by laws::same_value (bits; float +-0 equal, NaNs equal).
+// The two sides of each law are compared as by LawCheck::compare: under the numerics contract
+// (equal bits, or enclosures that meet). Enclosures take the carried states as exact inputs (the
+// laws hold for every state) and summaries from the sources.
+#include <memory>
+#include <optional>
 #include <sstream>
 
 #include "interp/laws.h"
@@ -23,10 +27,23 @@
 namespace kir::interp {
 namespace {
 
+using laws::brief;
+using laws::Enclosure;
 using laws::range_str;
-using laws::same_value;
 using laws::seg_str;
 using laws::Segments;
+using laws::Side;
+using laws::Verdict;
+
+// The enclosures of one emit call's outputs, computed once on first use.
+using LazyOutputs = std::function<const std::vector<Enclosure>&()>;
+LazyOutputs lazily(std::function<std::vector<Enclosure>()> f) {
+  auto cache = std::make_shared<std::optional<std::vector<Enclosure>>>();
+  return [cache, f = std::move(f)]() -> const std::vector<Enclosure>& {
+    if (!*cache) *cache = f();
+    return **cache;
+  };
+}
 
 class ScanCheck {
  public:
@@ -44,12 +61,20 @@ class ScanCheck {
 
  private:
   Value apply(const Value& t, const Value& state) { return c_.E.call_function(apply_fn_, {t, state}, c_.op).at(0); }
+  Enclosure eapply(const Enclosure& t, const Enclosure& state) { return c_.ecall(apply_fn_, {t, state}).at(0); }
 
   std::vector<Value> emit(int64_t b, int64_t e, const Value& state) {
     std::vector<Value> args = c_.source_args(b, e);
     args.push_back(state);
     args.insert(args.end(), captures_.begin(), captures_.end());
     return c_.E.call_function(emit_fn_, args, c_.op);
+  }
+  std::vector<Enclosure> eemit(int64_t b, int64_t e, const Enclosure& state) {
+    std::vector<Enclosure> args = c_.esource_args(b, e);
+    args.push_back(state);
+    const auto& caps = c_.ecaptures();
+    args.insert(args.end(), caps.begin(), caps.end());
+    return c_.ecall(emit_fn_, args);
   }
 
   // "the initial state" or "the state after [0, k)".
@@ -59,21 +84,27 @@ class ScanCheck {
     for (int64_t k = 0; k <= c_.n; ++k) {
       const Value& s = carried_[static_cast<size_t>(k)];
       const Value r = apply(identity_, s);
-      if (!same_value(r, s)) {
+      const Verdict v = c_.compare({r, [&] { return eapply(enclosure::of(identity_), enclosure::of(s)); }},
+                                   {s, [&] { return enclosure::of(s); }});
+      if (!v.equal) {
         c_.add("apply identity", k == 0 ? Segments{} : Segments{{0, k}},
-               "apply(identity, state) = " + summarize(r) + " but state = " + summarize(s) + " (" + state_name(k) + ")");
+               "apply(identity, state) = " + brief(r) + " but state = " + brief(s) + " (" + state_name(k) + "): " + v.detail);
         return;
       }
     }
   }
 
-  // The first output whose part [b, e) differs between `whole` (an emit over [w, ...)) and
-  // `part`; -1 if none. `what` receives both values.
-  int first_diff(const std::vector<Value>& whole, int64_t w, const std::vector<Value>& part, int64_t b, int64_t e, std::string& what) const {
+  // The first output whose part [b, e) differs between `whole` (an emit over [w, ...), enclosures
+  // `ewhole`) and `part` (enclosures `epart`); -1 if none. `what` receives both values and the
+  // differing elements.
+  int first_diff(const std::vector<Value>& whole, int64_t w, const LazyOutputs& ewhole, const std::vector<Value>& part,
+                 int64_t b, int64_t e, const LazyOutputs& epart, std::string& what) {
     for (size_t i = 0; i < whole.size() && i < part.size(); ++i) {
       const Value expect = slice_range(whole[i], c_.axis, b - w, e - w);
-      if (!same_value(expect, part[i])) {
-        what = summarize(part[i]) + " but the whole has " + summarize(expect);
+      const Verdict v = c_.compare({part[i], [&] { return epart().at(i); }},
+                                   {expect, [&] { return enclosure::slice_range(ewhole().at(i), c_.axis, b - w, e - w); }});
+      if (!v.equal) {
+        what = brief(part[i]) + " but the whole has " + brief(expect) + ": " + v.detail;
         return static_cast<int>(i);
       }
     }
@@ -83,14 +114,28 @@ class ScanCheck {
   void check_segmentations() {
     const Value whole_final = apply(c_.summ(0, c_.n), initial_);
     const std::vector<Value> whole_out = emit(0, c_.n, initial_);
+    auto einitial = [&] { return enclosure::of(initial_); };
+    const LazyOutputs ewhole_out = lazily([&] { return eemit(0, c_.n, einitial()); });
     std::string action_seen, emit_seen;
     Segments action_bad, emit_bad;
     for (const auto& sg : laws::segmentations(c_.n, c_.E.law_seed, c_.salt(), c_.E.law_splits)) {
       Value state = initial_;
-      for (const auto& [b, e] : sg.segs) {
+      // The enclosure of the state entering segment i, computed on demand.
+      std::vector<Enclosure> estates;
+      auto estate = [&](size_t i) -> const Enclosure& {
+        if (estates.empty()) estates.push_back(einitial());
+        while (estates.size() <= i) {
+          const auto& [b, e] = sg.segs[estates.size() - 1];
+          estates.push_back(eapply(c_.esumm(b, e), estates.back()));
+        }
+        return estates[i];
+      };
+      for (size_t si = 0; si < sg.segs.size(); ++si) {
+        const auto [b, e] = sg.segs[si];
         if (emit_bad.empty()) {
           std::string what;
-          const int i = first_diff(whole_out, 0, emit(b, e, state), b, e, what);
+          const std::vector<Value> part = emit(b, e, state);
+          const int i = first_diff(whole_out, 0, ewhole_out, part, b, e, lazily([&, si, b = b, e = e] { return eemit(b, e, estate(si)); }), what);
           if (i >= 0) {
             emit_bad = sg.segs;
             emit_seen = "; under the " + sg.name + " " + seg_str(sg.segs) + " output " + std::to_string(i) + " of segment " + range_str(b, e) +
@@ -99,10 +144,14 @@ class ScanCheck {
         }
         state = apply(c_.summ(b, e), state);
       }
-      if (action_bad.empty() && !same_value(state, whole_final)) {
-        action_bad = sg.segs;
-        action_seen = "; the " + sg.name + " " + seg_str(sg.segs) + " ends in state " + summarize(state) + " instead of the whole " +
-                      summarize(whole_final);
+      if (action_bad.empty()) {
+        const Verdict v = c_.compare({state, [&] { return estate(sg.segs.size()); }},
+                                     {whole_final, [&] { return eapply(c_.esumm(0, c_.n), einitial()); }});
+        if (!v.equal) {
+          action_bad = sg.segs;
+          action_seen = "; the " + sg.name + " " + seg_str(sg.segs) + " ends in state " + brief(state) + " instead of the whole " +
+                        brief(whole_final) + " (" + v.detail + ")";
+        }
       }
       if (!action_bad.empty() && !emit_bad.empty()) break;
     }
@@ -118,11 +167,13 @@ class ScanCheck {
           const Value& s = carried_[static_cast<size_t>(a)];
           const Value ta = c_.summ(a, m), tb = c_.summ(m, a + len);
           const Value lhs = apply(c_.comb(ta, tb), s), rhs = apply(tb, apply(ta, s));
-          if (same_value(lhs, rhs)) continue;
+          const Verdict v = c_.compare({lhs, [&] { return eapply(c_.ecomb(c_.esumm(a, m), c_.esumm(m, a + len)), enclosure::of(s)); }},
+                                       {rhs, [&] { return eapply(c_.esumm(m, a + len), eapply(c_.esumm(a, m), enclosure::of(s))); }});
+          if (v.equal) continue;
           std::ostringstream d;
-          d << "apply(combine(summarize(" << range_str(a, m) << "), summarize(" << range_str(m, a + len) << ")), state) = " << summarize(lhs)
-            << " but apply(summarize(" << range_str(m, a + len) << "), apply(summarize(" << range_str(a, m) << "), state)) = " << summarize(rhs)
-            << ", state = " << summarize(s) << " (" << state_name(a) << ")" << seen;
+          d << "apply(combine(summarize(" << range_str(a, m) << "), summarize(" << range_str(m, a + len) << ")), state) = " << brief(lhs)
+            << " but apply(summarize(" << range_str(m, a + len) << "), apply(summarize(" << range_str(a, m) << "), state)) = " << brief(rhs)
+            << ", state = " << brief(s) << " (" << state_name(a) << "): " << v.detail << seen;
           c_.add("action composition", {{a, m}, {m, a + len}}, d.str());
           return;
         }
@@ -136,19 +187,21 @@ class ScanCheck {
       for (int64_t a = 0; a + len <= c_.n && budget > 0; ++a) {
         const Value& s = carried_[static_cast<size_t>(a)];
         const std::vector<Value> ab = emit(a, a + len, s);
+        const LazyOutputs eab = lazily([&, a, len] { return eemit(a, a + len, enclosure::of(s)); });
         --budget;
         for (int64_t m = a + 1; m < a + len && budget > 0; ++m, budget -= 4) {
           std::string what;
-          int i = first_diff(ab, a, emit(a, m, s), a, m, what);
+          int i = first_diff(ab, a, eab, emit(a, m, s), a, m, lazily([&, a, m] { return eemit(a, m, enclosure::of(s)); }), what);
           std::string part = "emit(" + range_str(a, m) + ", state)";
           if (i < 0) {
-            i = first_diff(ab, a, emit(m, a + len, apply(c_.summ(a, m), s)), m, a + len, what);
+            i = first_diff(ab, a, eab, emit(m, a + len, apply(c_.summ(a, m), s)), m, a + len,
+                           lazily([&, a, m, len] { return eemit(m, a + len, eapply(c_.esumm(a, m), enclosure::of(s))); }), what);
             part = "emit(" + range_str(m, a + len) + ", apply(summarize(" + range_str(a, m) + "), state))";
           }
           if (i < 0) continue;
           c_.add("emit concatenation", {{a, m}, {m, a + len}},
                  "output " + std::to_string(i) + " of " + part + " is " + what + " (emit(" + range_str(a, a + len) + ", state), state = " +
-                     summarize(s) + ", " + state_name(a) + ")" + seen);
+                     brief(s) + ", " + state_name(a) + ")" + seen);
           return;
         }
       }

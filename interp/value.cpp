@@ -3,6 +3,7 @@
 #include "interp/value.h"
 
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 #include "interp/error.h"
@@ -13,15 +14,17 @@ namespace kir::interp {
 
 int64_t checked_numel(const Shape& shape) {
   int64_t n = 1;
+  bool over = false;  // the product left the int64 range
   for (int64_t e : shape) {
     if (e < 0) throw RuntimeError(ErrorKind::ShapeMismatch, "", "", "negative extent " + std::to_string(e) + " in shape " + shape_str(shape));
-    if (e != 0 && n > kMaxElements / e)
-      throw RuntimeError(ErrorKind::Limit, "", "",
-                         "shape " + shape_str(shape) + " has more than 2^28 elements (the interpreter's size limit)");
-    n *= e;
+    if (e == 0) n = 0;
+    else if (!over && n > INT64_MAX / e) over = true;
+    else if (!over) n *= e;
   }
-  if (n > kMaxElements)
-    throw RuntimeError(ErrorKind::Limit, "", "", "shape " + shape_str(shape) + " has more than 2^28 elements (the interpreter's size limit)");
+  if (n != 0 && (over || n > kMaxElements))
+    throw RuntimeError(ErrorKind::Limit, "", "",
+                       "shape " + shape_str(shape) + " has " + (over ? std::string("more than 2^63") : std::to_string(n)) +
+                           " elements, which exceeds the interpreter's limit of 2^28 elements");
   return n;
 }
 

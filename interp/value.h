@@ -26,8 +26,9 @@ using Shape = std::vector<int64_t>;
 // clear run-time error instead of an allocation that exhausts memory (8 bytes per element).
 inline constexpr int64_t kMaxElements = int64_t{1} << 28;
 
-// Product of the extents; throws RuntimeError-compatible std::length_error beyond kMaxElements
-// or for a negative extent.
+// Product of the extents; beyond kMaxElements (Limit) or for a negative extent (ShapeMismatch)
+// throws a RuntimeError without op or location, which the op dispatch (Engine::exec) and kernel
+// binding complete with the op or parameter that asked for the size.
 int64_t checked_numel(const Shape& shape);
 std::string shape_str(const Shape& shape);          // "[2, 3]"
 std::string coord_str(const Shape& coord);          // "(1, 2)"

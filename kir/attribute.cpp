@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "numerics/value_text.h"
+
 namespace kir {
 
 Attribute Attribute::int_list(const std::vector<int64_t>& v) {
@@ -45,15 +47,7 @@ std::string int128_str(int128 v) {
   return neg ? "-" + s : s;
 }
 
-std::string float_str(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  std::string s(buf, r.ptr);
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s;
-}
+std::string float_str(double v) { return num::exact_float_text(v); }
 
 static std::string quote(const std::string& s) {
   std::string o = "\"";
@@ -73,7 +67,15 @@ std::string Attribute::str() const {
   switch (kind) {
     case Kind::Bool: return b ? "true" : "false";
     case Kind::Int: return int128_str(i);
-    case Kind::Float: return float_str(f);
+    case Kind::Float: {
+      // A literal whose exact value is not f (rejected by the verifier, L4.14) prints as written:
+      // printing never changes a value silently.
+      if (text.empty()) return float_str(f);
+      auto fit = num::fit_float_literal(text, DType::F64);
+      uint64_t fbits = 0;
+      std::memcpy(&fbits, &f, sizeof fbits);
+      return fit.exact && fit.bits == fbits ? float_str(f) : text;
+    }
     case Kind::String: return quote(s);
     case Kind::Keyword: return s;
     case Kind::Symbol: return "@" + s;

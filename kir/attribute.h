@@ -1,6 +1,7 @@
 // Op attributes: compile-time facts attached to an op (axes, orders, formats, callee symbols,
 // constant values). Integers are 128-bit so that every i64 and u64 value is exact; floats are
-// doubles, which hold every value of every floating dtype of the language exactly.
+// doubles, which hold every value of every floating dtype of the language exactly (a literal
+// that is no such value keeps its text, which the verifier checks and reports).
 #pragma once
 #include <cstdint>
 #include <map>
@@ -20,6 +21,8 @@ struct Attribute {
   bool b = false;
   int128 i = 0;
   double f = 0;
+  std::string text;    // Float read from KIR text: the literal as written (sign included), so that
+                       // it is checked exactly (L4.14); empty for inf/nan and for floats built in code
   std::string s;       // String, Keyword, Symbol (without @), EnumMember: enum name
   std::string member;  // EnumMember
   std::vector<Attribute> list;
@@ -49,6 +52,8 @@ struct Attribute {
 using AttrMap = std::map<std::string, Attribute>;  // sorted: the printer's canonical order
 
 std::string int128_str(int128 v);
-std::string float_str(double v);  // shortest decimal that reads back exactly; always has '.', 'e', or is inf/nan
+// A spelling whose exact value is v (num::exact_float_text): the shortest round-trip decimal when
+// it is exact, else a C99 hex float; always has '.', 'e' or 'p', or is inf/nan.
+std::string float_str(double v);
 
 }  // namespace kir

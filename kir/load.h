@@ -1,6 +1,6 @@
 // Reading a KIR file as canonical KIR for everything that runs it (kir run, campaign, spec run):
-// parse, normalize surface shorthands when the file has any, then verify. One place for the
-// order of those steps.
+// parse, normalize when the file has any surface form (kir/normalize/normalize.h), then verify.
+// One place for the order of those steps.
 #pragma once
 #include <memory>
 #include <string>
@@ -10,7 +10,7 @@
 namespace kir {
 
 // Returns the canonical module, or null with diagnostics in `diags`. `source` receives the file
-// text (for rendering); `normalized` tells whether surface shorthands were rewritten.
+// text (for rendering); `normalized` tells whether surface forms were rewritten.
 std::unique_ptr<Module> load_canonical(const std::string& path, Diagnostics& diags, std::string& source,
                                        bool* normalized = nullptr, size_t* ops = nullptr);
 

@@ -61,8 +61,8 @@ cpu::Specialization specialization_of(const Module& m, const Function& k,
   return spec;
 }
 
-BackendRunResult run_on_backend(const Module& m, const std::string& name, std::map<std::string, interp::KernelArg>& args,
-                                const cpu::CompileOptions& opt_in) {
+cpu::CompiledSource compile_for_args(const Module& m, const std::string& name,
+                                     const std::map<std::string, interp::KernelArg>& args, const cpu::CompileOptions& opt_in) {
   const Function* k = m.find_function(name);
   if (!k) throw std::runtime_error("no kernel @" + name);
   cpu::CompileOptions opt = opt_in;
@@ -73,10 +73,26 @@ BackendRunResult run_on_backend(const Module& m, const std::string& name, std::m
     const auto& h = std::get<interp::HostView>(it->second);
     opt.spec.unit_inner_stride[p->name] = h.strides.empty() || h.strides.back() == 1;
   }
+  return cpu::compile_to_source(m, name, opt);
+}
+
+BackendRunResult run_on_backend(const Module& m, const std::string& name, std::map<std::string, interp::KernelArg>& args,
+                                const cpu::CompileOptions& opt) {
+  cpu::CompiledSource src = compile_for_args(m, name, args, opt);
   BackendRunResult r;
-  r.kernel = cpu::build_kernel(m, name, opt);
+  std::deque<cpu::CompiledSource> one;
+  one.push_back(std::move(src));
+  r.kernel = cpu::build_kernels(std::move(one), opt.cache).front();
   r.compiled = r.kernel->artifact().compiled;
-  const cpu::Program& P = r.kernel->program();
+  call_on_backend(*r.kernel, m, name, args);
+  return r;
+}
+
+void call_on_backend(const cpu::NativeKernel& kernel, const Module& m, const std::string& name,
+                     std::map<std::string, interp::KernelArg>& args) {
+  const Function* k = m.find_function(name);
+  if (!k) throw std::runtime_error("no kernel @" + name);
+  const cpu::Program& P = kernel.program();
   auto dims = interp::bind_kernel_extents(*k, args);
   // Symbols that appear only inside compound extents (`NS + 1`) are solved from a view axis
   // whose extent is linear in that one symbol with coefficient 1.
@@ -138,11 +154,10 @@ BackendRunResult run_on_backend(const Module& m, const std::string& name, std::m
     }
     views.push_back(v);
   }
-  kir_fault f = r.kernel->call(views, scalars, extents);
-  if (f.code != 0) throw std::runtime_error(cpu::fault_message(*r.kernel, f));
+  kir_fault f = kernel.call(views, scalars, extents);
+  if (f.code != 0) throw std::runtime_error(cpu::fault_message(kernel, f));
   for (size_t i = 0; i < hosts.size(); ++i)
     if (P.buf(P.view_params[i]).access != Access::In) unpack(storage[i], *hosts[i]->storage);
-  return r;
 }
 
 }  // namespace kir::oracle

@@ -21,6 +21,17 @@ struct BackendRunResult {
 cpu::Specialization specialization_of(const Module& m, const Function& k,
                                       const std::map<std::string, interp::KernelArg>& args);
 
+// The compile step alone: kernel `name` specialized on the constexpr arguments and view facts of
+// `args` (batches build many of these into one object with cpu::build_kernels).
+cpu::CompiledSource compile_for_args(const Module& m, const std::string& name,
+                                     const std::map<std::string, interp::KernelArg>& args, const cpu::CompileOptions& opt = {});
+
+// The call step alone, on a kernel built from compile_for_args(m, name, args'), where args'
+// agrees with `args` on the specialized facts. Updates Out/InOut views of `args` in place;
+// throws std::runtime_error with a located message on a native fault.
+void call_on_backend(const cpu::NativeKernel& kernel, const Module& m, const std::string& name,
+                     std::map<std::string, interp::KernelArg>& args);
+
 // Compiles (through the artifact cache), loads and calls kernel `name`. Out/InOut views of
 // `args` are updated in place (every element then counts as defined). Throws std::runtime_error
 // with a located message on a compile error or a native fault.

@@ -6,14 +6,9 @@
 #include "numerics/format.h"
 #include "numerics/value_text.h"
 #include "oracle/backend_run.h"
+#include "oracle/verdict.h"
 
 namespace kir::oracle {
-namespace {
-
-bool is_nan_bits(DType d, uint64_t b) { return is_any_float(d) && num::is_nan(b, d); }
-
-}  // namespace
-
 std::map<std::string, interp::KernelArg> clone_args(const std::map<std::string, interp::KernelArg>& args) {
   std::map<std::string, interp::KernelArg> out;
   for (const auto& [n, a] : args) {
@@ -76,7 +71,7 @@ Differential run_differential(const Module& m, const std::string& kernel,
       d.elements += vm.elements;
       for (size_t i = 0; i < b.size(); ++i) {
         if (!hi.storage->is_defined(static_cast<int64_t>(i))) continue;  // never written by the kernel
-        if (a[i] == b[i] || (is_nan_bits(dt, a[i]) && is_nan_bits(dt, b[i]))) continue;
+        if (same_result(dt, a[i], b[i])) continue;
         if (vm.mismatches++ == 0) {
           vm.first_coord = interp::unravel(static_cast<int64_t>(i), hi.shape);
           vm.got = num::format_value(num::Scalar{dt, a[i]});

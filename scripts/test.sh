@@ -2,7 +2,9 @@
 # The whole test suite: installs what is missing, builds kir twice and runs every CTest suite in
 # both builds: an ASan+UBSan build (clang, which also builds the libFuzzer targets and runs a
 # short seeded fuzz smoke of the parser+verifier and the manifest loader) and a release build
-# (gcc). Usage: scripts/test.sh [--no-sanitize]
+# (gcc), then a 60-second seeded differential campaign (kir fuzz) of the release build, which
+# fails the run when it has findings (their reproducers are under build/fuzz-smoke/findings).
+# Usage: scripts/test.sh [--no-sanitize]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sanitize=1
@@ -41,3 +43,7 @@ fi
 echo "== tests, release build (gcc)"
 build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 ctest --test-dir build --output-on-failure -j"$jobs"
+
+echo "== differential fuzz smoke (seeded, 60 s: generated kernels, interpreter vs CPU backend)"
+rm -rf build/fuzz-smoke
+build/tools/kir fuzz --time 60 --seed 20261201 --jobs "$jobs" --out build/fuzz-smoke

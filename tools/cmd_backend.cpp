@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "backends/cpu/driver/compiler.h"
+#include "backends/cpu/mutants/mutants.h"
 #include "backends/cpu/provider/toolchain.h"
 #include "backends/cpu/runtime/capabilities.h"
 #include "backends/cpu/runtime/worker_pool.h"
@@ -82,6 +83,21 @@ int run_info() {
   return 0;
 }
 
+// The seeded mutants (backends/cpu/mutants/mutants.h): name, site and the bug each models.
+int run_mutants() {
+  const auto& all = cpu::mutants();
+  std::cout << all.size() << " seeded mutants (select one with KIR_MUTANT=<name>)"
+            << (cpu::mutants_compiled_in() ? "" : "; this build has none compiled in (-DKIR_MUTANTS=OFF)") << "\n";
+  for (const auto& m : all) std::cout << "  " << m.name << "\n      " << m.bug << "\n      at " << m.where << "\n";
+  try {
+    if (const auto* a = cpu::active_mutant()) std::cout << "active: " << a->name << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "kir backend mutants: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
+
 }  // namespace
 
 void register_backend_commands(CLI::App& app, int& exit_code) {
@@ -97,6 +113,8 @@ void register_backend_commands(CLI::App& app, int& exit_code) {
   b->require_subcommand(1);
   auto* info = b->add_subcommand("info", "Detected CPU capabilities, toolchain, threads and artifact cache");
   info->callback([&] { exit_code = run_info(); });
+  auto* mut = b->add_subcommand("mutants", "The seeded mutants of the CPU backend (mutation score; KIR_MUTANT=<name>)");
+  mut->callback([&] { exit_code = run_mutants(); });
 }
 
 }  // namespace kir::tools

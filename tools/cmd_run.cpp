@@ -11,7 +11,10 @@
 // region_fold/region_scan, --policy accumulation=canonical|sequential picks how the contract
 // family accumulates float results (interp::AccumulationOrder); --check-laws checks the
 // seed-section-9 laws of every region_fold/region_scan executed (random segmentations from
-// --seed) and prints the report, exit 1 when a law breaks.
+// --seed; the two sides compared under the numerics contract, interp/laws.h) and prints the
+// report, exit 1 when a law breaks. --max-steps N, --time-limit S and
+// --max-depth N bound the run (interp::Options max_steps, time_limit, max_depth): exhausting one
+// is a located error, exit 1.
 // Surface files are normalized first. Exit: 0 ok, 1 error, 2 usage.
 #include <filesystem>
 #include <iostream>
@@ -36,6 +39,9 @@ struct RunArgs {
   bool trace = false;
   bool envelope = false;
   bool check_laws = false;
+  uint64_t max_steps = 0;  // 0: interp::Options' default
+  double time_limit = 0;   // seconds; 0: none
+  int max_depth = 0;       // 0: interp::Options' default
   std::string backend = "interp";
   bool no_check = false;
 };
@@ -77,9 +83,10 @@ void report_outputs(const RunArgs& a, const Function& k, std::map<std::string, i
 // --backend cpu: the kernel runs natively; unless --no-check, the interpreter runs the same
 // inputs under the backend's declared evaluation order and every output must agree bit for bit.
 int run_backend(const RunArgs& a, const Module& m, const Function& k, std::map<std::string, interp::KernelArg>& args) {
-  if (a.trace || a.envelope || a.check_laws || !a.break_on.empty() || !a.dumps.empty() || !a.policies.empty())
-    return fail_usage("--trace, --envelope, --check-laws, --break-on, --dump and --policy apply to the interpreter, "
-                      "not to --backend cpu");
+  if (a.trace || a.envelope || a.check_laws || !a.break_on.empty() || !a.dumps.empty() || !a.policies.empty() ||
+      a.max_steps || a.time_limit > 0 || a.max_depth)
+    return fail_usage("--trace, --envelope, --check-laws, --break-on, --dump, --policy, --max-steps, --time-limit and "
+                      "--max-depth apply to the interpreter, not to --backend cpu");
   if (a.no_check) {
     oracle::run_on_backend(m, k.name, args);
     report_outputs(a, k, args);
@@ -216,6 +223,9 @@ int run(const RunArgs& a) {
     opts.dump_out = &std::cout;
     opts.check_laws = a.check_laws;
     opts.law_seed = a.seed;
+    if (a.max_steps) opts.max_steps = a.max_steps;
+    opts.time_limit = a.time_limit;
+    if (a.max_depth) opts.max_depth = a.max_depth;
     interp::Interpreter it(*m, opts);
     it.run_kernel(k->name, args);
     for (size_t i = 0; i < envelopes.records.size(); ++i) std::cout << "envelope: " << envelopes.line(i) << "\n";
@@ -259,8 +269,18 @@ void register_run_command(CLI::App& app, int& exit_code) {
                       "interp (the exact interpreter, default) or cpu (native code from the CPU backend, checked "
                       "bit for bit against the interpreter)");
   run_cmd->add_flag("--no-check", args.no_check, "With --backend cpu: skip the interpreter cross-check");
+  run_cmd->add_option("--max-steps", args.max_steps,
+                      "Step budget (default 2000000000): a step is one executed op, one region entered or one element "
+                      "of work (an element produced or stored, a multiply-add of a contract)")
+      ->check(CLI::PositiveNumber);
+  run_cmd->add_option("--time-limit", args.time_limit, "Stop the run after S seconds (a float; default: no limit)")
+      ->check(CLI::PositiveNumber);
+  run_cmd->add_option("--max-depth", args.max_depth,
+                      "Limit on helper calls and nested regions executing at once (default 1000)")
+      ->check(CLI::PositiveNumber);
   run_cmd->add_flag("--check-laws", args.check_laws,
-                    "Check the laws of every region_fold/region_scan under several segmentations (exit 1 when one breaks)");
+                    "Check the laws of every region_fold/region_scan under several segmentations, float results "
+                    "compared within their rounding enclosures (exit 1 when one breaks)");
   run_cmd->callback([&exit_code] { exit_code = run(args); });
 }
 

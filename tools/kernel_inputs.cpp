@@ -65,7 +65,12 @@ std::string make_kernel_args(const Function& k, const InputSpec& spec, std::map<
         bound[missing] = spec.default_extent;
       }
       const DType d = p->type.dtype();
-      interp::HostView h = interp::make_host_view(d, *shape);
+      interp::HostView h;
+      try {
+        h = interp::make_host_view(d, *shape);
+      } catch (const interp::RuntimeError& e) {  // e.g. a shape over the size limit from --dim
+        throw interp::RuntimeError(e.kind(), "", p->loc.str(), "parameter %" + p->name + ": " + e.message());
+      }
       if (p->type.access() != Access::Out)
         for (size_t i = 0; i < h.storage->bits.size(); ++i) h.storage->bits[i] = random_elem(d, seed, i);
       args[p->name] = h;

@@ -23,9 +23,15 @@ std::optional<DType> builtin_accumulator(Rewriter& rw, bool is_sum, DType src, s
 // inserts explicit broadcasts and keeps the op. Returns false on incompatible shapes.
 bool normalize_pointwise(Rewriter& rw);
 bool needs_pointwise_broadcast(const Operation& op);
+// The shape the operands of such an op broadcast to, or nullopt with the rule and the reason
+// (incompatible extents, or a declared result of another shape).
+std::optional<std::vector<Extent>> pointwise_broadcast_shape(const Operation& op, std::string& rule, std::string& why);
 
 // Degenerate region_scan / region_fold (L9.6): replaced by ordinary scan / reduce when recognized;
 // returns false (without a diagnostic) when the op is not a recognized degenerate form.
 bool normalize_degenerate_region(Rewriter& rw);
+// region_fold / region_scan written without `segments` (one source, no operands; L9.1, L9.5):
+// a degenerate form becomes scan / reduce (L9.6), any other gets its segments written out.
+bool normalize_region_surface(Rewriter& rw);
 
 }  // namespace kir::normalize

@@ -1,7 +1,7 @@
 // Normalization driver (seed 000 §19; L19.1): walks every function that existed before the pass
-// (generated helpers are canonical already), children before parents, and hands each surface op,
-// each pointwise op with implicit broadcast and each region_scan/region_fold to its family.
-// Canonical ops are left untouched. See docs/normalization.md for every form.
+// (generated helpers are canonical already), children before parents, and hands each surface
+// form (surface.cpp: shorthand ops, implicit pointwise broadcast, region ops without segments) to
+// its family. Canonical ops are left untouched. See docs/normalization.md for every form.
 #include "kir/normalize/normalize.h"
 
 #include <map>
@@ -43,21 +43,22 @@ void process(Rewriter& rw, Region& r, int depth) {
     Operation* op = r.ops[static_cast<size_t>(i)].get();
     for (auto& sub : op->regions) process(rw, *sub, depth + 1);
     auto before = static_cast<std::ptrdiff_t>(r.ops.size());
+    if (is_canonical(*op)) continue;
+    rw.begin(*op);
     const OpInfo* info = find_op(op->name);
+    bool ok = true;
     if (info && info->status == OpStatus::Surface) {
       auto it = surface_families().find(op->name);
-      rw.begin(*op);
       if (it == surface_families().end())
-        rw.fail(std::string(info->rule), "not implemented: normalization of this shorthand");
-      else if (!it->second(rw))
-        rw.abandon();
-    } else if (normalize::needs_pointwise_broadcast(*op)) {
-      rw.begin(*op);
-      if (!normalize::normalize_pointwise(rw)) rw.abandon();
+        ok = rw.fail(std::string(info->rule), "not implemented: normalization of this shorthand");
+      else
+        ok = it->second(rw);
     } else if (op->name == "region_scan" || op->name == "region_fold") {
-      rw.begin(*op);
-      if (!normalize::normalize_degenerate_region(rw)) rw.abandon();
+      ok = normalize::normalize_region_surface(rw);
+    } else {
+      ok = normalize::normalize_pointwise(rw);
     }
+    if (!ok) rw.abandon();
     i += static_cast<std::ptrdiff_t>(r.ops.size()) - before;
   }
 }

@@ -25,8 +25,8 @@ bool needs_pointwise_broadcast(const Operation& op) {
   return false;
 }
 
-bool normalize_pointwise(Rewriter& rw) {
-  Operation& op = rw.op();
+std::optional<std::vector<Extent>> pointwise_broadcast_shape(const Operation& op, std::string& rule,
+                                                             std::string& why) {
   size_t rank = 0;
   for (const Value* v : op.operands) rank = std::max(rank, v->type.rank());
   std::vector<Extent> shape(rank, Extent::constant(1));
@@ -44,17 +44,29 @@ bool normalize_pointwise(Rewriter& rw) {
         continue;
       }
       bool dynamic = !e.is_constant() || !s.is_constant();
-      return rw.fail(dynamic ? "L4.2" : "L4.1",
-                     "operand " + std::to_string(from[off + i]) + " extent " + s.str() + " and operand " +
-                         std::to_string(k) + " extent " + e.str() + " (result axis " + std::to_string(off + i) +
-                         ") are not broadcast-compatible" +
-                         (dynamic ? "; dynamic extents are compatible only when provably equal" : ""));
+      rule = dynamic ? "L4.2" : "L4.1";
+      why = "operand " + std::to_string(from[off + i]) + " extent " + s.str() + " and operand " + std::to_string(k) +
+            " extent " + e.str() + " (result axis " + std::to_string(off + i) + ") are not broadcast-compatible" +
+            (dynamic ? "; dynamic extents are compatible only when provably equal" : "");
+      return std::nullopt;
     }
   }
   const Type& declared = op.results[0]->type;
-  if (!declared || !declared.is_tensor() || declared.shape() != shape)
-    return rw.fail("L4.1", "result is declared " + type_str(declared) + " but the operands broadcast to shape " +
-                               shape_str(shape));
+  if (!declared || !declared.is_tensor() || declared.shape() != shape) {
+    rule = "L4.1";
+    why = "result is declared " + type_str(declared) + " but the operands broadcast to shape " + shape_str(shape);
+    return std::nullopt;
+  }
+  return shape;
+}
+
+bool normalize_pointwise(Rewriter& rw) {
+  Operation& op = rw.op();
+  std::string rule, why;
+  auto bshape = pointwise_broadcast_shape(op, rule, why);
+  if (!bshape) return rw.fail(rule, why);
+  const std::vector<Extent>& shape = *bshape;
+  const size_t rank = shape.size();
   for (size_t k = 0; k < op.operands.size(); ++k) {
     Value* v = op.operands[k];
     Type target = Type::tensor(v->type.dtype(), shape);

@@ -1,5 +1,7 @@
-// Degenerate region_fold / region_scan -> ordinary reduce / scan (seed 000 §9.2; L9.6).
-// Recognized form (everything else is left alone — it is canonical already):
+// Degenerate region_fold / region_scan -> ordinary reduce / scan (seed 000 §9.2; L9.6), for the
+// surface spelling without `segments` (one source, no operands); a region op with explicit
+// segments is canonical and kept. Recognized form (any other surface region op only gets its
+// segments written out):
 //   * one tensor source %x, no captures: region_fold(%x, %id), region_scan(%x, %id, %s0);
 //   * combine = @C with body `%r = OP(%a, %b); return(%r)`, OP one of add mul min max and or xor
 //     (associative and commutative, so both scan and reduce may use it);
@@ -221,6 +223,16 @@ bool normalize_degenerate_region(Rewriter& rw) {
     final_state = rw.value(*cop, {s0, final_state}, acc, {}, "final");
   }
   rw.replace({outputs, final_state});
+  return true;
+}
+
+bool normalize_region_surface(Rewriter& rw) {
+  if (normalize_degenerate_region(rw)) return true;
+  rw.abandon();
+  Operation& op = rw.op();
+  // Not degenerate: the op stays, with the segments of its one source and no operands.
+  op.attrs["segments"] = Attribute::int_list(op.name == "region_scan" ? std::vector<int64_t>{1, 1, 1, 0}
+                                                                      : std::vector<int64_t>{1, 1, 0});
   return true;
 }
 

@@ -321,6 +321,7 @@ class Parser {
     } else if (is(Tok::Float)) {
       Token t = tok_; bump();
       a = Attribute::floating(parse_float_text(t, neg));
+      a.text = neg ? "-" + t.text : t.text;  // checked exactly against the dtype by the verifier
     } else if (is_ident("inf") || is_ident("nan")) {
       bool inf = tok_.text == "inf";
       bump();

@@ -213,34 +213,61 @@ void check_values(Context& cx, const Function& f) {
 }
 
 // Recursion, direct or mutual, through `call` or any @symbol attribute (combine = @f, ...).
+// Depth-first with an explicit stack: a chain of thousands of helpers (@f0 calls @f1 calls ...)
+// must not exhaust the native stack.
 struct RecursionCheck {
   Context& cx;
   std::map<const Function*, int> color;  // 0 unvisited, 1 on stack, 2 done
   std::vector<const Function*> stack;
 
-  void visit(const Function* f) {
-    color[f] = 1;
-    stack.push_back(f);
+  using Edges = std::vector<std::pair<const Operation*, const Function*>>;
+  // The helpers `f` names, with the naming op, in walk order.
+  Edges edges(const Function* f) {
+    Edges out;
     walk(f->body, [&](const Operation& op) {
       for (const auto& [key, a] : op.attrs) {
         if (a.kind != Attribute::Kind::Symbol) continue;
         const Function* g = cx.module.find_function(a.s);
         if (!g || g->is_kernel()) continue;  // undefined symbols / kernel launches: the op's own check
-        if (color[g] == 1) {
-          std::string path;
-          bool on = false;
-          for (const Function* s : stack) {
-            on = on || s == g;
-            if (on) path += "@" + s->name + " -> ";
-          }
-          cx.error(op, "L1.3", "recursion is not allowed: " + path + "@" + g->name);
-        } else if (color[g] == 0) {
-          visit(g);
-        }
+        out.emplace_back(&op, g);
       }
     });
-    stack.pop_back();
-    color[f] = 2;
+    return out;
+  }
+
+  void visit(const Function* root) {
+    struct Entry {
+      const Function* f;
+      Edges edges;
+      size_t next = 0;
+    };
+    std::vector<Entry> work;
+    auto enter = [&](const Function* f) {
+      color[f] = 1;
+      stack.push_back(f);
+      work.push_back({f, edges(f), 0});
+    };
+    enter(root);
+    while (!work.empty()) {
+      if (work.back().next == work.back().edges.size()) {
+        color[work.back().f] = 2;
+        stack.pop_back();
+        work.pop_back();
+        continue;
+      }
+      const auto [op, g] = work.back().edges[work.back().next++];
+      if (color[g] == 1) {
+        std::string path;
+        bool on = false;
+        for (const Function* s : stack) {
+          on = on || s == g;
+          if (on) path += "@" + s->name + " -> ";
+        }
+        cx.error(*op, "L1.3", "recursion is not allowed: " + path + "@" + g->name);
+      } else if (color[g] == 0) {
+        enter(g);
+      }
+    }
   }
 };
 

@@ -9,6 +9,7 @@
 #include "kir/verify/context.h"
 #include "kir/verify/core_util.h"
 #include "numerics/format.h"
+#include "numerics/value_text.h"
 
 namespace kir::verify {
 
@@ -26,10 +27,27 @@ bool basic_shape(const Operation& op, Context& cx, size_t nops, const std::strin
 
 // ---- const ---------------------------------------------------------------------------------
 
-bool exactly_representable(double v, DType d) {
-  if (v != v) return true;  // NaN: every float format but e2m1 has one (checked by caller)
-  double back = num::to_double(num::from_double(v, d), d);
-  return back == v;
+// A value of d as text that reads back exactly (a hex float also shown as an approximate decimal).
+std::string exact_spelling(uint64_t bits, DType d) {
+  double v = num::to_double(bits, d);
+  std::string s = num::exact_float_text(v);
+  if (s.find('x') != std::string::npos)
+    s += " (about " + num::format_value(num::Scalar{DType::F64, num::from_double(v, DType::F64)}) + ")";
+  return s;
+}
+
+// L4.14: a float literal is exactly a value of its dtype, judged from its text (decimal or hex)
+// with no intermediate rounding; otherwise the message names the nearest values on both sides.
+void check_float_literal(const Operation& op, Context& cx, const Attribute& a, DType d) {
+  std::string text = a.text.empty() ? num::exact_float_text(a.f) : a.text;
+  auto fit = num::fit_float_literal(text, d);
+  if (!fit.number) return cx.error(op, "L4.14", "malformed float literal '" + text + "'");
+  if (fit.exact) return;
+  std::string msg = "literal " + text + " is not exactly representable in " + dn(d) + "; nearest: ";
+  if (fit.below && fit.above) msg += exact_spelling(*fit.below, d) + " and " + exact_spelling(*fit.above, d);
+  else if (fit.below) msg += exact_spelling(*fit.below, d) + ", the largest " + dn(d) + " value";
+  else if (fit.above) msg += exact_spelling(*fit.above, d) + ", the smallest " + dn(d) + " value";
+  cx.error(op, "L4.14", msg);
 }
 
 void check_const(const Operation& op, Context& cx) {
@@ -83,8 +101,7 @@ void check_const(const Operation& op, Context& cx) {
     return cx.error(op, "L4.14", dn(d) + " has no NaN");
   if ((a->f == INFINITY || a->f == -INFINITY) && !num::float_format(d).has_inf)
     return cx.error(op, "L4.14", dn(d) + " has no infinity");
-  if (!exactly_representable(a->f, d))
-    cx.error(op, "L4.14", "value " + a->str() + " is not exactly representable in " + dn(d));
+  if (a->f == a->f && a->f != INFINITY && a->f != -INFINITY) check_float_literal(op, cx, *a, d);
 }
 
 // ---- pointwise -----------------------------------------------------------------------------
@@ -238,6 +255,11 @@ void check_cast(const Operation& op, Context& cx) {
   if (s.is_tensor() && s.shape() != r.shape())
     return cx.error(op, difference_rule(s.with_dtype(r.dtype()), r),
                     op.name + " keeps the shape, got " + ty(s) + " -> " + ty(r));
+  // A bool is a truth value, not a bit pattern (its storage width is not part of the language):
+  // bool <-> integer is `cast` (false/true <-> 0/1, x != 0).
+  if (op.name == "bitcast" && (s.dtype() == DType::Bool || r.dtype() == DType::Bool))
+    return cx.error(op, "L4.14", "bitcast " + dn(s.dtype()) + " -> " + dn(r.dtype()) +
+                                     ": bool has no bit pattern to reinterpret; use cast (false/true <-> 0/1)");
   if (op.name == "bitcast" && info(s.dtype()).bits != info(r.dtype()).bits)
     cx.error(op, "L4.14", "bitcast needs the same bit width per element: " + dn(s.dtype()) + " has " +
                               std::to_string(info(s.dtype()).bits) + " bits, " + dn(r.dtype()) + " has " +

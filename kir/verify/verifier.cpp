@@ -1,7 +1,9 @@
 // Verifier driver: module rules, then every op of every function through its family's check.
-// Unknown, surface and forbidden op names are reported here (L19.1, L18.1, L6.3, L6.4).
+// Unknown and forbidden op names and surface forms are reported here (L19.1, L18.1, L6.3, L6.4;
+// surface forms also L4.1, L4.2, L9.1, L9.5).
 #include "kir/verify/verifier.h"
 
+#include "kir/normalize/normalize.h"
 #include "kir/op_registry.h"
 #include "kir/verify/context.h"
 
@@ -37,14 +39,17 @@ bool verify_module(const Module& m, Diagnostics& diags, const VerifyOptions& opt
         cx.error(op, std::string(info->rule), "not in the language: " + std::string(info->summary));
         return;
       }
-      if (info->status == OpStatus::Surface && !opts.allow_surface) {
-        cx.error(op, "L19.1", "surface shorthand; run `kir normalize` to obtain its canonical form (" +
-                                  std::string(info->summary) + ")");
-        return;
+      // Surface forms (one predicate with the normalizer and the loader, kir/normalize/normalize.h).
+      // One the normalizer cannot rewrite (extents that do not broadcast) gets the op's own check.
+      auto sf = surface_form(op);
+      if (sf && (sf->problem.empty() || opts.allow_surface)) {
+        if (opts.allow_surface) return;  // checked by the normalizer
+        std::string msg = "surface form: " + sf->what + "; run `kir normalize` to obtain its canonical form";
+        if (sf->rule == "L4.1") msg += " (or broadcast explicitly with broadcast(x) {dims = [...]})";
+        return cx.error(op, sf->rule, msg);
       }
       auto it = table.find(op.name);
       if (it == table.end()) {
-        if (info->status == OpStatus::Surface) return;  // checked by the normalizer
         cx.error(op, std::string(info->rule), "not implemented: verifier rule for this op");
         return;
       }

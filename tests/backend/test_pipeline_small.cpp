@@ -88,6 +88,73 @@ TEST_CASE("fusion: a pointwise chain becomes one loop nest with no intermediate 
   CHECK(count_kind(src.program, cpu::StmtKind::Alloc) == 0);
 }
 
+TEST_CASE("fusion: a rank-0 value is substituted at its loads (contract, add, reshape to [1], store)", "[C5]") {
+  // Regression (fuzz): a load of a rank-0 producer has no index arguments; fusion dropped the
+  // producer's buffer without substituting its value there ("load %t[] refers to dead buffer").
+  auto m = btest::load(R"(
+kernel @k(%x: In<f32[K]>, %ones: In<f32[K]>, %y: Out<f32[1]>) {
+  %c0 = const() {value = 0} : index
+  %c1 = const() {value = 1} : index
+  %n = dim(%x) {axis = 0} : index
+  %d = domain(%c0, %n) : domain<K>
+  %i = indices(%d) : index[K]
+  %last = sub(%n, %c1) : index
+  %lastb = broadcast(%last) {dims = []} : index[K]
+  %ix = sub(%lastb, %i) : index[K]
+  %rx = relation(%ix) : relation<1 -> [K]>
+  %xv = view.load(%x, %rx) : f32[K]
+  %ro = relation(%i) : relation<1 -> [K]>
+  %ov = view.load(%ones, %ro) : f32[K]
+  %s = contract(%xv, %ov) {batch = [], reduce = [[0, 0]]} : f32[]
+  %p0 = const() {value = 0.5} : f32
+  %p = broadcast(%p0) {dims = []} : f32[]
+  %t = add(%s, %p) : f32[]
+  %t1 = reshape(%t) : f32[1]
+  %z = broadcast(%c0) {dims = []} : index[1]
+  %r0 = relation(%z) : relation<1 -> [1]>
+  view.store(%y, %r0, %t1)
+}
+)");
+  auto src = cpu::compile_to_source(*m, "k", btest::options());
+  for (const auto& b : src.program.bufs)  // only the contraction's result stays materialized
+    if (!b.dead && b.kind == cpu::BufKind::Local) CHECK(b.shape.empty());
+  std::map<std::string, interp::KernelArg> args = {{"x", btest::view(DType::F32, {4}, {1, 2, 3, 4})},
+                                                  {"ones", btest::view(DType::F32, {4}, {1, 1, 1, 1})},
+                                                  {"y", btest::view(DType::F32, {1})}};
+  auto out = btest::differential(*m, "k", args);
+  CHECK(btest::values(btest::out_view(out, "y")) == std::vector<double>{10.5});  // 4+3+2+1 + 0.5
+}
+
+TEST_CASE("cmp on bool operands compiles and uses the order false < true", "[C2][C9]") {
+  // Regression (fuzz): the generated code called kir_rt::le_bool, which did not exist.
+  auto m = btest::load(R"(
+kernel @k(%a: In<bool[N]>, %b: In<bool[N]>, %lt: Out<bool[N]>, %le: Out<bool[N]>, %ne: Out<bool[N]>) {
+  %zero = const() {value = 0} : index
+  %n = dim(%a) {axis = 0} : index
+  %d = domain(%zero, %n) : domain<N>
+  %i = indices(%d) : index[N]
+  %rel = relation(%i) : relation<1 -> [N]>
+  %x = view.load(%a, %rel) : bool[N]
+  %y = view.load(%b, %rel) : bool[N]
+  %c0 = cmp(%x, %y) {pred = lt} : bool[N]
+  %c1 = cmp(%x, %y) {pred = le} : bool[N]
+  %c2 = cmp(%x, %y) {pred = ne} : bool[N]
+  view.store(%lt, %rel, %c0)
+  view.store(%le, %rel, %c1)
+  view.store(%ne, %rel, %c2)
+}
+)");
+  std::map<std::string, interp::KernelArg> args = {{"a", btest::view(DType::Bool, {4}, {0, 0, 1, 1})},
+                                                  {"b", btest::view(DType::Bool, {4}, {0, 1, 0, 1})},
+                                                  {"lt", btest::view(DType::Bool, {4})},
+                                                  {"le", btest::view(DType::Bool, {4})},
+                                                  {"ne", btest::view(DType::Bool, {4})}};
+  auto out = btest::differential(*m, "k", args);
+  CHECK(btest::values(btest::out_view(out, "lt")) == std::vector<double>{0, 1, 0, 0});
+  CHECK(btest::values(btest::out_view(out, "le")) == std::vector<double>{1, 1, 0, 1});
+  CHECK(btest::values(btest::out_view(out, "ne")) == std::vector<double>{0, 1, 1, 0});
+}
+
 TEST_CASE("task partition: a large unique-write nest runs as blocked tasks with a tail", "[C5][C1]") {
   auto m = btest::load(kChain);
   auto src = cpu::compile_to_source(*m, "chain", btest::options());

@@ -853,6 +853,11 @@ TEST_CASE("kir_rt integer ops wrap and fault exactly as numerics (every width)",
       CHECK(rt::max_bool(a, b) == num::binary(BinaryOp::Max, x, y)->bits);
       CHECK(rt::not_bool(a) == num::unary(UnaryOp::Not, x)->bits);
     }
+  // bool compares (regression, fuzz: `cmp` on bool did not compile, kir_rt had no le_bool)
+  Mismatches mm;
+  bool (*const cb[6])(uint8_t, uint8_t) = {rt::eq_bool, rt::ne_bool, rt::lt_bool, rt::le_bool, rt::gt_bool, rt::ge_bool};
+  check_compare<uint8_t>(DType::Bool, {0, 1}, {0, 1}, cb, mm);
+  CHECK_NO_MISMATCH(mm);
 }
 
 TEST_CASE("kir_rt bitcast helpers move bit patterns unchanged (NaN payloads kept)", "[C9][rt-bitcast]") {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <sstream>
 
 #include "interp/exact_sum.h"
 #include "interp/fast_paths.h"
@@ -293,6 +294,7 @@ TEST_CASE("[L7.1] reduce with a pointwise combine gives the bits of the per-poin
 TEST_CASE("[L7.1] the fast reduce charges the step budget like the helper calls", "[interp][fast][L7.1]") {
   // Both reduces of one kind in separate kernels would differ by the unused op; compare a fast
   // reduce's steps with the count the general path has: 2 per point (region entry + the op).
+  // --trace turns the fast path off, so the same kernel runs the general path.
   auto m = load(R"(
 fn @add_f32(%a: f32, %b: f32) -> f32 {
   %r = add(%a, %b) : f32
@@ -311,14 +313,19 @@ kernel @k(%x: In<f32[N]>, %o: Out<f32[1]>) {
   view.store(%o, %r0, %s)
 }
 )");
-  auto steps_for = [&](int64_t n) {
-    interp::Interpreter it(*m);
+  auto steps_for = [&](int64_t n, bool general = false) {
+    std::ostringstream sink;
+    interp::Options o_general;
+    if (general) o_general.trace = &sink;
+    interp::Interpreter it(*m, o_general);
     interp::HostView x = view(DType::F32, {n}, std::vector<double>(static_cast<size_t>(n), 1.0)), o = view(DType::F32, {1});
     it.run_kernel("k", {{"x", x}, {"o", o}});
     CHECK(values(o)[0] == static_cast<double>(n));
     return it.steps();
   };
-  CHECK(steps_for(10) - steps_for(3) == 2 * 7);
+  CHECK(steps_for(10) == steps_for(10, true));
+  // Per point: 2 for the combine call, 1 element each of `indices` and `view.load`.
+  CHECK(steps_for(10) - steps_for(3) == (2 + 2) * 7);
   // A budget too small for the calls is still the step-limit error.
   interp::Options opts;
   opts.max_steps = 50;

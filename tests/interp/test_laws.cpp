@@ -291,3 +291,263 @@ fn @f(%x: f32[N]) -> f32 {
   CHECK(rep.ok());
   CHECK(rep.folds_checked == 1);
 }
+
+// ---- comparison under the numerics contract (issue 11 item 6) ----
+// The two sides of a law are equal when their bits agree or when their enclosures (intervals
+// holding the exact value and every legal reassociation of the sums) meet; exact results keep
+// single-point enclosures, so integers stay bitwise. A combine off by more than rounding is
+// reported with the differing elements, their coordinates, both values and both enclosures.
+
+namespace {
+
+// @f: region_fold of f32 rows x[N, 2], summaries are the column sums (reduce with @add from 0).
+// @comb receives the summaries %a, %b and ends in %r.
+std::string float_fold_module(const std::string& combine_body) {
+  return R"(
+fn @add(%a: f32[2], %b: f32[2]) -> f32[2] {
+  %r = add(%a, %b) : f32[2]
+  return(%r)
+}
+
+fn @comb(%a: f32[2], %b: f32[2]) -> f32[2] {
+)" + combine_body + R"(
+  return(%r)
+}
+
+fn @summ(%x: f32[S, 2]) -> f32[2] {
+  %z = const() {value = 0.0} : f32
+  %zc = full(%z) : f32[2]
+  %r = reduce(%x, %zc) {axes = [0], combine = @add} : f32[2]
+  return(%r)
+}
+
+fn @f(%x: f32[N, 2]) -> f32[2] {
+  %z = const() {value = 0.0} : f32
+  %zc = full(%z) : f32[2]
+  %r = region_fold(%x, %zc) {axis = 0, combine = @comb, segments = [1, 1, 0], summarize = @summ} : f32[2]
+  return(%r)
+}
+)";
+}
+
+interp::Value f32s(const interp::Shape& shape, const std::vector<double>& v) {
+  interp::Tensor t;
+  t.dtype = DType::F32;
+  t.shape = shape;
+  for (double x : v) t.bits.push_back(num::from_double(x, DType::F32));
+  return interp::Value(t);
+}
+
+double f32_of(const interp::Value& v, size_t i) { return num::to_double(v.tensor().bits.at(i), DType::F32); }
+
+// Column 0: 1 then three times 2^-24: the whole left fold stays 1 (each addition ties to even),
+// while 1 + (2^-24 + 2^-24 + 2^-24) rounds to 1 + 2^-22. Column 1 is exact in every order.
+const std::vector<double> kTies = {1, 0.5, 0x1p-24, 0.25, 0x1p-24, 0.125, 0x1p-24, 0.0625};
+
+}  // namespace
+
+TEST_CASE("[L9.3] law checking accepts float sums whose segmentations differ only by rounding", "[interp][L9.3]") {
+  auto m = load(float_fold_module("  %r = add(%a, %b) : f32[2]"));
+  interp::Interpreter it(*m);
+  // The bits do differ: the whole summary has 1 where the split 1 + 3 gives 1 + 2^-22.
+  const auto whole = it.call_helper("summ", {f32s({4, 2}, kTies)});
+  const auto head = it.call_helper("summ", {f32s({1, 2}, {1, 0.5})});
+  const auto tail = it.call_helper("summ", {f32s({3, 2}, {0x1p-24, 0.25, 0x1p-24, 0.125, 0x1p-24, 0.0625})});
+  const auto split = it.call_helper("comb", {head[0], tail[0]});
+  CHECK(f32_of(whole[0], 0) == 1);
+  CHECK(f32_of(split[0], 0) == 1 + 0x1p-22);
+  CHECK(f32_of(whole[0], 1) == f32_of(split[0], 1));
+  // Both lie in the reassociation envelope of the sum: no law breaks.
+  auto rep = it.check_region_fold_laws("f", {f32s({4, 2}, kTies)}, 5, 4);
+  INFO(rep.str());
+  CHECK(rep.ok());
+  CHECK(rep.folds_checked == 1);
+}
+
+TEST_CASE("[L9.3] law checking rejects a combine off by a few ulps more than the envelope, listing the elements",
+          "[interp][L9.3]") {
+  // combine adds 2^-20 to column 1: 8 ulps at 0.5, far outside the envelope of four terms
+  // (about one ulp), while column 0 stays a lawful sum.
+  auto m = load(float_fold_module(R"(  %s = add(%a, %b) : f32[2]
+  %e0 = const() {value = 0.0} : f32
+  %e1 = const() {value = 0.00000095367431640625} : f32
+  %eps = join(%e0, %e1) : f32[2]
+  %r = add(%s, %eps) : f32[2])"));
+  interp::Interpreter it(*m);
+  auto rep = it.check_region_fold_laws("f", {f32s({4, 2}, kTies)});
+  INFO(rep.str());
+  const auto* left = find_law(rep, "left identity");
+  REQUIRE(left);
+  CHECK(left->segments == Segs{{0, 1}});
+  // Element (1): combine(0, s) = 0.5 + 2^-20 against s = 0.5; element (0) agrees.
+  CHECK(left->detail.find("1 of 2 elements differ beyond their enclosures: element (1): 0.5000009536743164 vs 0.5, "
+                          "enclosures 0.5000009536743164 and 0.5 do not meet") != std::string::npos);
+  const auto* hom = find_law(rep, "homomorphism");
+  REQUIRE(hom);
+  CHECK(hom->segments == Segs{{0, 1}, {1, 2}});
+  CHECK(hom->detail.find("element (1): 0.75 vs 0.7500009536743164, enclosures 0.75 and 0.7500009536743164 do not meet") !=
+        std::string::npos);
+  // With inexact sums in column 1 the whole summary's enclosure is the envelope of its terms
+  // (an interval of a few ulps), still far from the drifted combine.
+  const std::vector<double> inexact = {1, 0.1, 0x1p-24, 0.2, 0x1p-24, 0.3, 0x1p-24, 0.7};
+  auto rep2 = it.check_region_fold_laws("f", {f32s({4, 2}, inexact)});
+  INFO(rep2.str());
+  const auto* hom2 = find_law(rep2, "homomorphism");
+  REQUIRE(hom2);
+  CHECK(hom2->segments == Segs{{0, 1}, {1, 2}});
+  const size_t at = hom2->detail.find("1 of 2 elements differ beyond their enclosures: element (1): 0.30000001192092896 vs ");
+  CHECK(at != std::string::npos);
+  CHECK(hom2->detail.find("enclosures [", at) != std::string::npos);
+  CHECK(hom2->detail.find("element (0)") == std::string::npos);
+}
+
+TEST_CASE("[L9.3] law checking rejects max in place of a sum and integer sums off by one", "[interp][L9.3]") {
+  auto m = load(float_fold_module("  %r = max(%a, %b) : f32[2]"));
+  interp::Interpreter it(*m);
+  auto rep = it.check_region_fold_laws("f", {f32s({4, 2}, kTies)});
+  INFO(rep.str());
+  const auto* hom = find_law(rep, "homomorphism");
+  REQUIRE(hom);
+  // Column 0 agrees (1 + 2^-24 rounds to 1 = max(1, 2^-24)); column 1: 0.5 + 0.25 against 0.5.
+  CHECK(hom->detail.find("1 of 2 elements differ beyond their enclosures: element (1): 0.75 vs 0.5") != std::string::npos);
+  // Integer summaries keep single-point enclosures: a combine adding 1 is reported exactly.
+  auto mi = load(fold_module("  %s = add(%a, %b) : i32\n  %one = const() {value = 1} : i32\n  %r = add(%s, %one) : i32"));
+  interp::Interpreter iti(*mi);
+  auto repi = iti.check_region_fold_laws("f", {ints({1, 2, 3})});
+  INFO(repi.str());
+  const auto* idl = find_law(repi, "left identity");
+  REQUIRE(idl);
+  // summarize([0, 1)) = combine(0, 1) = 2, and combine(identity, 2) = 3.
+  CHECK(idl->detail.find("the value: 3 vs 2, enclosures 3 and 2 do not meet") != std::string::npos);
+}
+
+namespace {
+
+// Affine maps x -> a*x + u composed left to right (not commutative), summarizing f32 pairs (a, u);
+// @f folds them with combine @COMB.
+std::string affine_module(const std::string& comb) {
+  return R"(
+fn @compose(%l: tuple<f32, f32>, %r: tuple<f32, f32>) -> tuple<f32, f32> {
+  %al = tuple.get(%l) {index = 0} : f32
+  %ul = tuple.get(%l) {index = 1} : f32
+  %ar = tuple.get(%r) {index = 0} : f32
+  %ur = tuple.get(%r) {index = 1} : f32
+  %a = mul(%al, %ar) : f32
+  %s = mul(%ar, %ul) : f32
+  %u = add(%s, %ur) : f32
+  %res = tuple(%a, %u) : tuple<f32, f32>
+  return(%res)
+}
+
+fn @swapped(%l: tuple<f32, f32>, %r: tuple<f32, f32>) -> tuple<f32, f32> {
+  %res = call(%r, %l) {callee = @compose} : tuple<f32, f32>
+  return(%res)
+}
+
+fn @summ(%a: f32[S], %u: f32[S]) -> tuple<f32, f32> {
+  %src = tuple(%a, %u) : tuple<f32[S], f32[S]>
+  %one = const() {value = 1.0} : f32
+  %zero = const() {value = 0.0} : f32
+  %id = tuple(%one, %zero) : tuple<f32, f32>
+  %r = reduce(%src, %id) {axes = [0], combine = @compose} : tuple<f32, f32>
+  return(%r)
+}
+
+fn @f(%a: f32[N], %u: f32[N]) -> tuple<f32, f32> {
+  %one = const() {value = 1.0} : f32
+  %zero = const() {value = 0.0} : f32
+  %id = tuple(%one, %zero) : tuple<f32, f32>
+  %r = region_fold(%a, %u, %id) {axis = 0, combine = @)" + comb + R"(, segments = [2, 1, 0], summarize = @summ} : tuple<f32, f32>
+  return(%r)
+}
+)";
+}
+
+}  // namespace
+
+TEST_CASE("[L9.3] law checking: a non-commutative float combine passes in order and breaks with swapped operands",
+          "[interp][L9.3]") {
+  const std::vector<double> a = {0.7, 1.3, 0.9, 1.1, 0.6, 1.45, 0.8}, u = {0.3, -0.7, 0.55, 0.1, -0.9, 0.25, 0.45};
+  auto m = load(affine_module("compose"));
+  interp::Interpreter it(*m);
+  for (uint64_t seed : {0, 1, 2}) {
+    auto rep = it.check_region_fold_laws("f", {f32s({7}, a), f32s({7}, u)}, seed, 4);
+    INFO(rep.str());
+    CHECK(rep.ok());
+  }
+  auto bad = load(affine_module("swapped"));
+  interp::Interpreter itb(*bad);
+  auto rep = itb.check_region_fold_laws("f", {f32s({7}, a), f32s({7}, u)});
+  INFO(rep.str());
+  const auto* hom = find_law(rep, "homomorphism");
+  REQUIRE(hom);
+  CHECK(hom->segments == Segs{{0, 1}, {1, 2}});
+  // The products agree (component 0 commutes); the offsets do not: component 1 is listed.
+  CHECK(hom->detail.find("1 of 2 elements differ beyond their enclosures: component 1: ") != std::string::npos);
+  CHECK(find_law(rep, "left identity") == nullptr);
+}
+
+namespace {
+
+// A region_scan of f32 prefix sums (state + inclusive prefix of the segment), @apply ending in %r.
+std::string float_scan_module(const std::string& apply_body) {
+  return R"(
+fn @add(%a: f32, %b: f32) -> f32 {
+  %r = add(%a, %b) : f32
+  return(%r)
+}
+
+fn @summ(%x: f32[S]) -> f32 {
+  %z = const() {value = 0.0} : f32
+  %r = reduce(%x, %z) {axes = [0], combine = @add} : f32
+  return(%r)
+}
+
+fn @apply(%t: f32, %s: f32) -> f32 {
+)" + apply_body + R"(
+  return(%r)
+}
+
+fn @emit(%x: f32[S], %s: f32) -> f32[S] {
+  %z = const() {value = 0.0} : f32
+  %p = scan(%x, %z) {axis = 0, combine = @add} : f32[S]
+  %sb = broadcast(%s) {dims = []} : f32[S]
+  %r = add(%p, %sb) : f32[S]
+  return(%r)
+}
+
+fn @f(%x: f32[N], %init: f32) -> tuple<f32[N], f32> {
+  %z = const() {value = 0.0} : f32
+  %out, %final = region_scan(%x, %z, %init) {apply = @apply, axis = 0, combine = @add, emit = @emit, segments = [1, 1, 1, 0], summarize = @summ} : (f32[N], f32)
+  %r = tuple(%out, %final) : tuple<f32[N], f32>
+  return(%r)
+}
+)";
+}
+
+}  // namespace
+
+TEST_CASE("[L9.5] region_scan law checking accepts float prefix sums that differ by rounding and rejects a drifting apply",
+          "[interp][L9.5]") {
+  const std::vector<double> x = {0.1, 0.7, -0.3, 1e-8, 0.25, 3.3, -2.9, 0.01};
+  auto m = load(float_scan_module("  %r = add(%s, %t) : f32"));
+  interp::Interpreter it(*m);
+  for (uint64_t seed : {0, 1, 2}) {
+    auto rep = it.check_region_fold_laws("f", {f32s({8}, x), interp::Value(f32(0.4))}, seed, 4);
+    INFO(rep.str());
+    CHECK(rep.ok());
+    CHECK(rep.scans_checked == 1);
+  }
+  // apply(t, s) = (s + t) * (1 + 2^-18): a drift of 32 ulps per application.
+  auto bad = load(float_scan_module(R"(  %v = add(%s, %t) : f32
+  %k = const() {value = 1.000003814697265625} : f32
+  %r = mul(%v, %k) : f32)"));
+  interp::Interpreter itb(*bad);
+  auto rep = itb.check_region_fold_laws("f", {f32s({8}, x), interp::Value(f32(0.4))});
+  INFO(rep.str());
+  const auto* id = find_law(rep, "apply identity");
+  REQUIRE(id);
+  CHECK(id->detail.find("the value: 0.40000152587890625 vs 0.4000000059604645, enclosures") != std::string::npos);
+  CHECK(find_law(rep, "action composition"));
+  CHECK(find_law(rep, "homomorphism") == nullptr);
+}

@@ -5,8 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 
+#include "kir/load.h"
 #include "kir/normalize/normalize.h"
 #include "kir/normalize/widening.h"
 #include "kir/text/parser.h"
@@ -168,8 +170,9 @@ TEST_CASE("the normalizer never crashes on malformed shorthands", "[normalize][L
         }
 }
 
-TEST_CASE("a region_scan that is not degenerate is left as it is", "[normalize][L9.6]") {
-  // The combine `sub` is neither commutative nor the op of a recognized degenerate form.
+TEST_CASE("a region_fold that is not degenerate only gets its implied segments", "[normalize][L9.6][L9.1]") {
+  // The combine `sub` is neither commutative nor the op of a recognized degenerate form: the
+  // region op stays, with the segments of one source and no operands written out.
   const char* src = R"(fn @c(%a: f32, %b: f32) -> f32 {
   %r = sub(%a, %b) : f32
   return(%r)
@@ -191,7 +194,12 @@ fn @f(%x: f32[N]) -> f32 {
   auto m = parse_module(src, "nondegenerate.kir", d);
   REQUIRE(m);
   CHECK(normalize_module(*m, d));
-  CHECK(print_module(*m) == src);
+  std::string expected = src;
+  const std::string at = "combine = @c, ";
+  expected.insert(expected.rfind(at) + at.size(), "segments = [1, 1, 0], ");
+  CHECK(print_module(*m) == expected);
+  CHECK_FALSE(needs_normalization(*m));
+  CHECK(verify_module(*m, d));
 }
 
 TEST_CASE("every surface op of the registry has a normalization", "[normalize][L19.1]") {
@@ -207,5 +215,144 @@ TEST_CASE("every surface op of the registry has a normalization", "[normalize][L
     INFO(op << "\n" << d.render(src));
     for (const auto& diag : d.all()) CHECK(diag.message.find("not implemented") == std::string::npos);
     CHECK(d.has_errors());
+  }
+}
+
+// ---- one predicate for "canonical" (surface_form / is_canonical / needs_normalization) --------
+
+namespace {
+
+bool all_canonical(const Module& m) {
+  bool ok = true;
+  for (const auto& f : m.functions)
+    walk(static_cast<const Region&>(f->body), [&](const Operation& op) { ok = ok && is_canonical(op); });
+  return ok;
+}
+
+}  // namespace
+
+TEST_CASE("the canonical predicate is false on each surface input and true on every normalized output",
+          "[normalize][L19.1][L4.1][L9.6]") {
+  int surface_inputs = 0;
+  for (const auto& in : pair_inputs()) {
+    INFO(in.string());
+    fs::path expected = in;
+    expected.replace_extension(".expected.kir");
+    const std::string src = test::read_text(in);
+    Diagnostics d;
+    auto m = parse_module(src, in.filename().string(), d);
+    REQUIRE(m);
+    // A surface input is one whose hand-written canonical form differs from its own printing.
+    const bool surface = print_module(*m) != test::read_text(expected);
+    surface_inputs += surface;
+    CHECK(needs_normalization(*m) == surface);
+    CHECK(all_canonical(*m) == !surface);
+    REQUIRE(normalize_module(*m, d));
+    CHECK_FALSE(needs_normalization(*m));
+    CHECK(all_canonical(*m));
+  }
+  CHECK(surface_inputs >= 20);
+}
+
+TEST_CASE("every normalize fixture loads through load_canonical as its expected canonical form",
+          "[normalize][L19.1][L4.1][L9.6]") {
+  for (const auto& p : test::kir_files("normalize")) {
+    if (in_errors(p)) continue;
+    INFO(p.string());
+    Diagnostics d;
+    std::string source;
+    bool normalized = false;
+    auto m = load_canonical(p.string(), d, source, &normalized);
+    INFO(d.render(source));
+    REQUIRE(m);
+    CHECK_FALSE(needs_normalization(*m));
+    if (is_expected(p)) CHECK_FALSE(normalized);
+    fs::path expected = p;
+    if (!is_expected(p)) expected.replace_extension(".expected.kir");
+    CHECK(print_module(*m) == test::read_text(expected));
+  }
+}
+
+TEST_CASE("implicit broadcast alone makes a module surface: the loader normalizes it", "[normalize][L4.1]") {
+  // No surface-named op: only a scalar operand of add.
+  const fs::path p = fs::temp_directory_path() / "kir_implicit_broadcast.kir";
+  {
+    std::ofstream out(p);
+    out << "fn @f(%x: f32[N], %s: f32) -> f32[N] {\n  %y = add(%x, %s) : f32[N]\n  return(%y)\n}\n";
+  }
+  Diagnostics d;
+  std::string source;
+  bool normalized = false;
+  auto m = load_canonical(p.string(), d, source, &normalized);
+  INFO(d.render(source));
+  REQUIRE(m);
+  CHECK(normalized);
+  CHECK(print_module(*m) ==
+        "fn @f(%x: f32[N], %s: f32) -> f32[N] {\n  %y.b1 = broadcast(%s) {dims = []} : f32[N]\n"
+        "  %y = add(%x, %y.b1) : f32[N]\n  return(%y)\n}\n");
+  fs::remove(p);
+}
+
+TEST_CASE("a region op with explicit segments is canonical, degenerate or not", "[normalize][L9.6][L9.1]") {
+  // The same degenerate fold as region_state_offset.kir, with its segments written: it stays.
+  const char* src = R"(fn @add(%a: f32, %b: f32) -> f32 {
+  %r = add(%a, %b) : f32
+  return(%r)
+}
+
+fn @s(%x: f32[L]) -> f32 {
+  %z = const() {value = 0.0} : f32
+  %r = reduce(%x, %z) {axes = [0], combine = @add} : f32
+  return(%r)
+}
+
+fn @f(%x: f32[N]) -> f32 {
+  %id = const() {value = 0.0} : f32
+  %t = region_fold(%x, %id) {axis = 0, combine = @add, segments = [1, 1, 0], summarize = @s} : f32
+  return(%t)
+}
+)";
+  Diagnostics d;
+  auto m = parse_module(src, "explicit.kir", d);
+  REQUIRE(m);
+  CHECK_FALSE(needs_normalization(*m));
+  CHECK(normalize_module(*m, d));
+  CHECK(print_module(*m) == src);
+  CHECK(verify_module(*m, d));
+}
+
+TEST_CASE("the verifier names a surface form, its rule and its place, and points to kir normalize",
+          "[normalize][L19.1][L4.1][L9.6][L9.5]") {
+  auto first = [](const std::string& src) {
+    Diagnostics d;
+    auto m = parse_module(src, "s.kir", d);
+    REQUIRE(m);
+    CHECK_FALSE(verify_module(*m, d));
+    REQUIRE(d.has_errors());
+    return d.all().front();
+  };
+  {
+    auto e = first("fn @f(%x: f32[N], %s: f32) -> f32[N] {\n  %y = add(%x, %s) : f32[N]\n  return(%y)\n}\n");
+    CHECK(e.rule == "L4.1");
+    CHECK(e.loc.line == 2);
+    CHECK(e.loc.col == 3);
+    CHECK(e.message == "op 'add': surface form: implicit broadcast of f32[N], f32 to shape [N]; run `kir normalize` "
+                       "to obtain its canonical form (or broadcast explicitly with broadcast(x) {dims = [...]})");
+  }
+  {
+    auto e = first(
+        "fn @c(%a: f32, %b: f32) -> f32 {\n  %r = add(%a, %b) : f32\n  return(%r)\n}\n"
+        "fn @f(%x: f32[N], %z: f32) -> f32 {\n"
+        "  %t = region_fold(%x, %z) {axis = 0, combine = @c, summarize = @c} : f32\n  return(%t)\n}\n");
+    CHECK(e.rule == "L9.1");
+    CHECK(e.loc.line == 6);
+    CHECK(e.message.find("surface form: region_fold without 'segments'") != std::string::npos);
+    CHECK(e.message.find("run `kir normalize`") != std::string::npos);
+  }
+  {
+    // Extents that cannot broadcast are not a surface form the normalizer fixes: the op's own rule.
+    auto e = first("fn @f(%x: f32[M], %y: f32[N]) -> f32[M] {\n  %s = add(%x, %y) : f32[M]\n  return(%s)\n}\n");
+    CHECK(e.rule == "L4.2");
+    CHECK(e.message.find("kir normalize") == std::string::npos);
   }
 }

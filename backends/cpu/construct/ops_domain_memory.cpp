@@ -5,6 +5,7 @@
 // fill and never touch the source); view.store / unique_store are scattering Computes guarded
 // by the validity; logical buffers are Local buffers.
 #include "backends/cpu/construct/builder.h"
+#include "backends/cpu/mutants/mutants.h"
 
 namespace kir::cpu {
 namespace {
@@ -89,7 +90,8 @@ void op_load(Builder& B, const Operation& op) {
     auto ld = std::const_pointer_cast<Expr>(make_load(src.buf, d, rel_index(B, r, c)));
     ld->op_id = id;  // a checked load: out of bounds is a located fault
     ExprP v = ld;
-    if (r.valid) v = make_select(B.element(*r.valid, c), v, B.get(op.operands.at(2)).scalar);
+    if (r.valid && !mutant_active(MutantId::MaskedLoadReadsInactive))
+      v = make_select(B.element(*r.valid, c), v, B.get(op.operands.at(2)).scalar);
     return v;
   };
   if (r.rel_shape.empty()) {
@@ -116,7 +118,7 @@ void op_store(Builder& B, const Operation& op) {
   }
   s->index = rel_index(B, r, c);
   s->value = B.element(val, c);
-  if (r.valid) s->guard = B.element(*r.valid, c);
+  if (r.valid && !mutant_active(MutantId::MaskedStoreWritesInactive)) s->guard = B.element(*r.valid, c);
   B.emit(std::move(s));
 }
 

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "backends/cpu/construct/builder.h"
+#include "backends/cpu/mutants/mutants.h"
 #include "kir/op_registry.h"
 #include "numerics/format.h"
 
@@ -114,7 +115,10 @@ void op_cmp(Builder& B, const Operation& op) {
 
 void op_select(Builder& B, const Operation& op) {
   DType d = value_dtype(result_type(op));
-  pointwise(B, op, d, [&](const std::vector<ExprP>& a) { return make_select(a[0], a[1], a[2]); });
+  pointwise(B, op, d, [&](const std::vector<ExprP>& a) {
+    if (mutant_active(MutantId::SelectSwapped)) return make_select(a[0], a[2], a[1]);
+    return make_select(a[0], a[1], a[2]);
+  });
 }
 
 void op_cast(Builder& B, const Operation& op) {
@@ -156,7 +160,7 @@ void op_broadcast(Builder& B, const Operation& op) {
     for (size_t i = 0; i < dims.size(); ++i) {
       auto one = xt.shape()[i].constant_value();
       auto res = result_type(op).shape()[static_cast<size_t>(dims[i])].constant_value();
-      bool stretched = one && *one == 1 && !(res && *res == 1);
+      bool stretched = one && *one == 1 && !(res && *res == 1) && !mutant_active(MutantId::BroadcastNoStretch);
       idx.push_back(stretched ? make_index(0) : c[static_cast<size_t>(dims[i])]);
     }
     return make_load(x.buf, d, idx);
@@ -164,6 +168,7 @@ void op_broadcast(Builder& B, const Operation& op) {
 }
 
 void op_transpose(Builder& B, const Operation& op) {
+  if (B.scalar_mode()) B.not_implemented(op, "transpose inside a combine helper");
   const CValue& x = B.get(op.operands[0]);
   size_t r = op.operands[0]->type.rank();
   std::vector<int64_t> perm;
@@ -178,11 +183,16 @@ void op_transpose(Builder& B, const Operation& op) {
     // result[i] = x[perm[i]]: x's axis perm[i] takes result coordinate i.
     std::vector<ExprP> idx(r);
     for (size_t i = 0; i < r; ++i) idx[static_cast<size_t>(perm[i])] = c[i];
+    if (mutant_active(MutantId::TransposeInversePerm))
+      for (size_t i = 0; i < r; ++i) idx[i] = c[static_cast<size_t>(perm[i])];
     return make_load(x.buf, d, idx);
   }));
 }
 
 void op_reshape(Builder& B, const Operation& op) {
+  // In a combine helper's element-wise lowering a tensor is one scalar element: a reshape is
+  // not element-wise (the general fold takes the combine).
+  if (B.scalar_mode()) B.not_implemented(op, "reshape inside a combine helper");
   const CValue& x = B.get(op.operands[0]);
   const std::vector<ExprP> xs = B.program().buf(x.buf).shape;  // a copy: compute() adds buffers
   DType d = value_dtype(result_type(op));

@@ -5,9 +5,11 @@
 #include <filesystem>
 #include <fstream>
 #include <ostream>
+#include <set>
 
 #include "backends/cpu/ir/printer.h"
 #include "backends/cpu/ir/verifier.h"
+#include "backends/cpu/mutants/mutants.h"
 #include "backends/cpu/passes/pass.h"
 #include "backends/cpu/provider/cpp_serializer.h"
 #include "backends/cpu/provider/toolchain.h"
@@ -61,9 +63,12 @@ CompiledSource lower_program(Program program, const CompileOptions& opt) {
   // The entry point is named after the program itself, so that one shared object may hold
   // many programs (batching) and a symbol never resolves to another program's code.
   std::string body = serialize_cpp(P, "kir_entry");
-  out.key_material = "kir-cpu-provider/1\n" + print(P);
+  // The active seeded mutant (mutants.h) is key material: a mutated object is never reused
+  // without the mutant, nor an unmutated one with it.
+  out.key_material = "kir-cpu-provider/1\n" + mutant_key_material() + print(P);
   out.entry = "kir_entry_" + key_hash(body + out.key_material).substr(0, 24);
-  out.source = cpp_prelude() + serialize_cpp(P, out.entry);
+  out.body = serialize_cpp(P, out.entry);
+  out.source = cpp_prelude() + out.body;
   if (!opt.emit_source_dir.empty()) {
     std::filesystem::create_directories(opt.emit_source_dir);
     std::ofstream(std::filesystem::path(opt.emit_source_dir) / (kernel + ".cpp")) << out.source;
@@ -133,6 +138,28 @@ std::shared_ptr<NativeKernel> build_kernel(const Module& m, const std::string& k
   auto art = cache.build(src.source, src.key_material, host_toolchain());
   auto obj = load_object(art.object);
   return std::make_shared<NativeKernel>(std::move(src), std::move(art), std::move(obj));
+}
+
+std::vector<std::shared_ptr<NativeKernel>> build_kernels(std::deque<CompiledSource> sources, ArtifactCache* cache_in) {
+  std::vector<std::shared_ptr<NativeKernel>> out;
+  if (sources.empty()) return out;
+  // One program is filed exactly as build_kernel files it, so both share cache entries.
+  std::string source = sources.front().source, key_material = sources.front().key_material;
+  if (sources.size() > 1) {
+    source = cpp_prelude();
+    key_material = "kir-cpu-batch/1\n";
+    std::set<std::string> entries;
+    for (const auto& s : sources) {
+      if (!entries.insert(s.entry).second) continue;  // the same program twice: one definition
+      source += s.body + "\n";
+      key_material += s.key_material + "\n";
+    }
+  }
+  ArtifactCache& cache = cache_in ? *cache_in : default_artifact_cache();
+  auto art = cache.build(source, key_material, host_toolchain());
+  auto obj = load_object(art.object);
+  for (auto& s : sources) out.push_back(std::make_shared<NativeKernel>(std::move(s), art, obj));
+  return out;
 }
 
 }  // namespace kir::cpu

@@ -5,6 +5,7 @@
 // the declared resources (views, scalars, extents), runs the tasks and joins before returning.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <iosfwd>
 #include <map>
 #include <memory>
@@ -31,6 +32,7 @@ struct CompileOptions {
 struct CompiledSource {
   Program program;
   std::string source;       // the whole translation unit
+  std::string body;         // the entry function alone (batches concatenate bodies after one prelude)
   std::string entry;        // the entry point's symbol
   std::string key_material;  // what the artifact depends on besides source and toolchain
 };
@@ -65,6 +67,12 @@ class NativeKernel {
 
 // Compile, build through the cache, load.
 std::shared_ptr<NativeKernel> build_kernel(const Module& m, const std::string& kernel, const CompileOptions& opt = {});
+
+// Batching: many compiled programs built as ONE shared object (one compiler run, one cache
+// entry keyed by all of them) and loaded once; the kernels share the object. Entry symbols are
+// named after each program, so programs never collide. Throws CompileError like build_kernel;
+// a caller that must isolate a bad program retries the batch one program at a time.
+std::vector<std::shared_ptr<NativeKernel>> build_kernels(std::deque<CompiledSource> sources, ArtifactCache* cache = nullptr);
 
 // A fault as a located message: "f.kir:3:5: error[backend]: integer division by zero in `div`
 // at (2, 5) (native code of kernel @k)".

@@ -5,6 +5,7 @@
 // the reassociation envelope), and the interpreter evaluates exactly this order under
 // `--policy accumulation=sequential`, so the two agree bit for bit. Integer accumulators wrap.
 #include "backends/cpu/impl/registry.h"
+#include "backends/cpu/mutants/mutants.h"
 
 namespace kir::cpu {
 int precision(DType d) {
@@ -88,13 +89,18 @@ std::vector<StmtP> expand_contract(Program& P, const Stmt& s) {
   std::vector<VarId> ovars;
   std::vector<StmtP> out;
   out.push_back(loop_nest(P, ovars, P.buf(st.results[0]).shape, [&](std::vector<StmtP>& body) {
-    VarId a = P.add_var("acc", acc, VarRole::Carry);
+    const bool f32_acc = acc == DType::F64 && mutant_active(MutantId::ContractAccumulatesF32);
+    const DType acc_t = f32_acc ? DType::F32 : acc;
+    VarId a = P.add_var("acc", acc_t, VarRole::Carry);
     auto init = make_stmt(StmtKind::Assign, s.op_id);
     init->var = a;
-    init->value = sum_start(acc);
+    init->value = sum_start(acc_t);
     body.push_back(std::move(init));
     std::vector<VarId> qvars;
-    body.push_back(loop_nest(P, qvars, red_ext, [&](std::vector<StmtP>& inner) {
+    std::vector<ExprP> loop_ext = red_ext;
+    if (!loop_ext.empty() && mutant_active(MutantId::ContractUnrolledNoTail))
+      loop_ext.back() = index_mul(make_binary("floordiv", loop_ext.back(), make_index(2)), make_index(2));
+    body.push_back(loop_nest(P, qvars, loop_ext, [&](std::vector<StmtP>& inner) {
       std::vector<ExprP> li(lr), ri(rr);
       size_t o = 0;
       for (size_t k = 0; k < lr; ++k) {
@@ -119,7 +125,7 @@ std::vector<StmtP> expand_contract(Program& P, const Stmt& s) {
       VarId t = let_var(P, inner, "term", prod);
       auto upd = make_stmt(StmtKind::Assign, s.op_id);
       upd->var = a;
-      upd->value = make_binary("add", make_var(a, acc), make_var(t, acc));
+      upd->value = make_binary("add", make_var(a, acc_t), f32_acc ? make_cast(make_var(t, acc), acc_t) : make_var(t, acc));
       inner.push_back(std::move(upd));
     }));
     auto w = make_stmt(StmtKind::Store, s.op_id);
@@ -127,7 +133,7 @@ std::vector<StmtP> expand_contract(Program& P, const Stmt& s) {
     for (VarId v : ovars) w->index.push_back(make_var(v, DType::Index));
     ExprP count = make_index(1);
     for (const auto& e : red_ext) count = index_mul(count, e);
-    w->value = sum_result(make_var(a, acc), count);
+    w->value = sum_result(f32_acc ? make_cast(make_var(a, acc_t), acc) : make_var(a, acc), count);
     body.push_back(std::move(w));
   }, true));
   return out;

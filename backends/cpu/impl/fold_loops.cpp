@@ -3,6 +3,7 @@
 // reverse, inclusive or exclusive), one accumulator per result element held in registers.
 // Numeric contract: exactly the canonical evaluation (bitwise equal to the interpreter's).
 #include "backends/cpu/impl/registry.h"
+#include "backends/cpu/mutants/mutants.h"
 
 namespace kir::cpu {
 
@@ -28,7 +29,7 @@ StmtP loop_nest(Program& P, std::vector<VarId>& vars, const std::vector<ExprP>& 
 }
 
 ExprP sum_start(DType acc) {
-  if (!is_any_float(acc)) return make_const(acc, 0);
+  if (!is_any_float(acc) || mutant_active(MutantId::SumStartsAtPositiveZero)) return make_const(acc, 0);
   return make_const(acc, uint64_t{1} << (info(acc).bits - 1));  // -0: only the sign bit
 }
 
@@ -86,6 +87,10 @@ std::vector<VarId> init_accumulators(Program& P, std::vector<StmtP>& into, const
     auto a = make_stmt(StmtKind::Assign, op_id);
     a->var = v;
     a->value = st.init[k];
+    const Expr& comb = *st.combine[k];
+    if (st.kind == "reduce" && comb.kind == ExprKind::Binary && comb.op == "max" && is_any_float(comb.dtype) &&
+        mutant_active(MutantId::ReduceMaxIdentityZero))
+      a->value = make_const(comb.dtype, 0);
     into.push_back(std::move(a));
     acc.push_back(v);
   }
@@ -170,6 +175,7 @@ std::vector<StmtP> expand_scan(Program& P, const Stmt& s) {
   auto ax_it = st.attrs.find("axis");
   size_t axis = ax_it == st.attrs.end() ? 0 : static_cast<size_t>(ax_it->second.i);
   bool inclusive = flag(st, "inclusive", true), reverse = flag(st, "reverse", false);
+  if (mutant_active(MutantId::ScanInclusiveFlipped)) inclusive = !inclusive;
   size_t wide = widest(P, st.results);
   const auto& wide_shape = P.buf(st.operands[wide]).shape;
   std::vector<ExprP> outer_ext;

@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "backends/cpu/impl/registry.h"
+#include "backends/cpu/mutants/mutants.h"
 
 namespace kir::cpu {
 namespace {
@@ -184,6 +185,8 @@ std::string quantize_applicable(const Program& P, const StructuredOp& st) {
 
 // nearest_int(f) of numerics/kquant.cpp: (bits(f + 1.5 * 2^23) & 0x7FFFFF) - 0x400000.
 ExprP nearest_int(Emitter& E, ExprP f) {
+  if (mutant_active(MutantId::QuantizeTruncates))  // NaN and huge values give 0 (never selected)
+    return E.cast(make_select(make_compare("lt", make_unary("abs", f), cf32(1e9f)), f, cf32(0.f)), DType::I32);
   ExprP biased = make_bitcast(E.bin("add", std::move(f), cf32(12582912.f)), DType::I32);
   return E.bin("sub", E.bin("and", biased, ci(DType::I32, 0x007FFFFF)), ci(DType::I32, 0x00400000));
 }
@@ -338,7 +341,7 @@ std::vector<StmtP> expand_qdot(Program& P, const Stmt& s) {
         E.assign(sums[l], E.bin("add", vref(P, sums[l]), p));
       }
       ExprP pm = E.let("pm", E.bin("mul", dmin, E.cast(sumi, DType::F32)));
-      E.assign(sumf, E.bin("sub", vref(P, sumf), pm));
+      E.assign(sumf, E.bin(mutant_active(MutantId::QdotMinAdded) ? "add" : "sub", vref(P, sumf), pm));
     });
     for (int l = 0; l < 8; ++l) E.assign(sumf, E.bin("add", vref(P, sumf), vref(P, sums[l])));
     E.store(OUT, o, vref(P, sumf));
@@ -592,7 +595,8 @@ std::vector<StmtP> expand_histogram(Program& P, const Stmt& s) {
     E.when(active, [&] {
       ExprP u = E.let("u", make_cast(make_load(V.id, V.dtype, i), DType::Index));
       // An unsigned value beyond the index range wraps negative and is rejected like the rest.
-      ExprP in_range = E.let("in_range", make_binary("and", make_compare("ge", u, make_index(0)), make_compare("lt", u, bins)));
+      const char* lower = mutant_active(MutantId::HistogramZeroBinRejected) ? "gt" : "ge";
+      ExprP in_range = E.let("in_range", make_binary("and", make_compare(lower, u, make_index(0)), make_compare("lt", u, bins)));
       E.check(in_range, kFaultInvalidValue, {u, bins});
       E.when(in_range, [&] {
         E.store(OUT, {u}, E.bin("add", checked_load(OUT, cd, {u}, s.op_id), make_const(cd, 1)), true);

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "backends/cpu/passes/pass.h"
+#include "backends/cpu/mutants/mutants.h"
 
 namespace kir::cpu {
 namespace {
@@ -38,7 +39,8 @@ struct Inliner {
   const Stmt& producer;
   ExprP rewrite(const ExprP& e) const {
     if (!e) return e;
-    if (e->args.empty()) return e;
+    // A load of a rank-0 producer has no index arguments but is still a use to substitute.
+    if (e->args.empty() && !(e->kind == ExprKind::Load && e->buf == producer.buf)) return e;
     bool changed = false;
     std::vector<ExprP> args;
     for (const auto& a : e->args) {
@@ -50,6 +52,9 @@ struct Inliner {
       for (size_t k = 0; k < producer.coords.size(); ++k) subst.emplace_back(producer.coords[k], args[k]);
       return substitute(producer.value, subst);
     }
+    if (e->kind == ExprKind::Cast && changed && args[0]->kind == ExprKind::Cast && args[0]->args[0]->dtype == e->dtype &&
+        is_any_float(e->dtype) && mutant_active(MutantId::FusionFoldsRoundtripCast))
+      return args[0]->args[0];
     if (!changed) return e;
     auto c = std::make_shared<Expr>(*e);
     c->args = std::move(args);
@@ -67,8 +72,6 @@ struct Inliner {
     for (auto& c : s.body) apply(*c);
     for (auto& c : s.orelse) apply(*c);
   }
-  // A Load of a rank-0 producer with no index is also a load at no coordinates.
-  ExprP rewrite0(const ExprP& e) const { return rewrite(e); }
 };
 
 bool fusible(const Program& P, const Stmt& s, const std::vector<BufferUse>& uses) {
@@ -93,7 +96,7 @@ bool fuse_list(Program& P, std::vector<StmtP>& list, const std::vector<BufferUse
       for (; j < list.size() && found < total; ++j) {
         bool hazard = false;
         for (BufId r : reads) hazard = hazard || writes_buffer(*list[j], r);
-        if (hazard) break;
+        if (hazard && !mutant_active(MutantId::FusionIgnoresHazard)) break;
         found += stmt_loads_of(*list[j], s.buf);
       }
       if (total > 0 && found == total && (cheap || total == 1)) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "backends/cpu/passes/pass.h"
+#include "backends/cpu/mutants/mutants.h"
 
 namespace kir::cpu {
 namespace {
@@ -75,7 +76,8 @@ void place(Program& P, std::vector<StmtP>& list, const std::vector<BufId>& bufs,
     Storage* hit = nullptr;
     for (auto& s : pool) {
       const Buffer& r = P.buf(s.root);
-      if (s.busy_until >= buf.first_use || r.dtype != buf.dtype || r.shape.size() != buf.shape.size()) continue;
+      const bool busy = s.busy_until >= buf.first_use + (mutant_active(MutantId::LifetimeReuseEarly) ? 1 : 0);
+      if (busy || r.dtype != buf.dtype || r.shape.size() != buf.shape.size()) continue;
       bool same = true;
       for (size_t k = 0; k < r.shape.size() && same; ++k) same = same_expr(*r.shape[k], *buf.shape[k]);
       if (same) {

@@ -6,6 +6,7 @@
 // joins every task before the next statement. Small constant nests stay serial. `parallel` is
 // already Tasks. Invalidates: loops, lifetimes.
 #include "backends/cpu/passes/pass.h"
+#include "backends/cpu/mutants/mutants.h"
 
 namespace kir::cpu {
 namespace {
@@ -63,12 +64,15 @@ void partition_list(Program& P, std::vector<StmtP>& list) {
     t->var = P.add_var(P.var(s.var).name + "_task", DType::Index, VarRole::Task);
     t->lo = make_index(0);
     t->hi = make_binary("floordiv", index_add(n, index_sub(B, make_index(1))), B);
+    if (mutant_active(MutantId::TaskTailDropped)) t->hi = make_binary("floordiv", n, B);
     t->step = make_index(1);
     t->unique_writes = true;
     ExprP first = index_add(s.lo, index_mul(make_var(t->var, DType::Index), B));
+    const ExprP s_hi = s.hi;
     StmtP loop = std::move(list[i]);
     loop->lo = first;
     loop->hi = index_min(index_add(first, B), loop->hi);
+    if (mutant_active(MutantId::TaskBlocksOverlap)) loop->hi = index_min(index_add(first, index_add(B, make_index(1))), s_hi);
     loop->block = 0;
     collect(*loop, t->captures, t->outputs);
     for (BufId b : loop->outputs)

@@ -133,12 +133,20 @@ inline uint32_t encode(U b) {
   const U n0 = sig >> sh;
   const U rem = sig & ((U(1) << sh) - 1);
   const U half = U(1) << (sh - 1);
+#ifdef KIR_MUTANT_CAST_ROUND_TOWARD_ZERO  // seeded mutant (backends/cpu/mutants/mutants.h)
+  const U n = n0;  // rem and half unused
+#else
   const U n = n0 + U((rem > half) | ((rem == half) & ((n0 & 1) != 0)));
+#endif
   // (biased exponent << man) + significand, where a carry out of the significand bumps the
   // exponent and subnormals (q at its minimum) come out as the plain fraction.
   const U mag = (U(q - (emin - F.man)) << F.man) + n;
   const U sgn = (b >> (W - 1)) != 0 ? U(F.sign) : U(0);
+#ifdef KIR_MUTANT_CAST_OVERFLOW_UNCHECKED  // seeded mutant (backends/cpu/mutants/mutants.h)
+  U r = mag | sgn;
+#else
   U r = mag > U(F.maxmag) ? (U(F.ovf) | (F.ovf_signed ? sgn : U(0))) : (mag | sgn);
+#endif
   if constexpr (F.fnuz) r = mag == 0 ? U(0) : r;
   r = a > kInf ? U(F.nan) : r;
   return uint32_t(r);
@@ -227,7 +235,11 @@ inline uint16_t f32_to_bf16(float x) {
   // bf16 shares f32's exponent range: RNE on the top 16 bits (a carry into the exponent,
   // up to Inf, is the right result).
   const uint32_t b = f32_bits(x);
+#ifdef KIR_MUTANT_CAST_ROUND_TOWARD_ZERO  // seeded mutant (backends/cpu/mutants/mutants.h)
+  const uint32_t r = b >> 16;
+#else
   const uint32_t r = (b + 0x7FFFu + ((b >> 16) & 1)) >> 16;
+#endif
   return x != x ? kBF16NaN : uint16_t(r);
 }
 inline uint16_t f64_to_bf16(double x) {
@@ -445,8 +457,12 @@ inline int32_t cast(typename From::type x, typename To::type* out) {
     else if constexpr (K == Kind::F32) *out = float(x);  // likewise: i64 -> f32 directly
     else if constexpr (sizeof(x) <= 2) *out = detail::round_f32<K>(float(x));   // exact float
     else if constexpr (sizeof(x) <= 4) *out = detail::round_f64<K>(double(x));  // exact double
+#ifdef KIR_MUTANT_I64_TO_FLOAT_DOUBLE_ROUNDING  // seeded mutant (backends/cpu/mutants/mutants.h)
+    else *out = detail::round_f64<K>(double(x));
+#else
     else if constexpr (F == Kind::SInt) *out = detail::round_f64<K>(i64_to_f64_odd(x));
     else *out = detail::round_f64<K>(u64_to_f64_odd(x));
+#endif
     return KIR_FAULT_NONE;
   } else {  // float -> float
     if constexpr (F == Kind::F64) {
@@ -527,7 +543,11 @@ inline float div_f32(float a, float b) { return canon_f32(a / b); }
 inline float sqrt_f32(float a) { return canon_f32(std::sqrt(a)); }
 inline float floor_f32(float a) { return canon_f32(std::floor(a)); }
 inline float neg_f32(float a) { return a != a ? f32_nan() : f32_from_bits(f32_bits(a) ^ 0x80000000u); }
+#ifdef KIR_MUTANT_ABS_KEEPS_NEG_ZERO  // seeded mutant (backends/cpu/mutants/mutants.h)
+inline float abs_f32(float a) { return a != a ? f32_nan() : a < 0 ? -a : a; }
+#else
 inline float abs_f32(float a) { return a != a ? f32_nan() : f32_from_bits(f32_bits(a) & 0x7FFFFFFFu); }
+#endif
 inline double add_f64(double a, double b) { return canon_f64(a + b); }
 inline double sub_f64(double a, double b) { return canon_f64(a - b); }
 inline double mul_f64(double a, double b) { return canon_f64(a * b); }
@@ -538,39 +558,62 @@ inline double neg_f64(double a) {
   return a != a ? f64_nan() : f64_from_bits(f64_bits(a) ^ 0x8000000000000000ull);
 }
 inline double abs_f64(double a) {
+#ifdef KIR_MUTANT_ABS_KEEPS_NEG_ZERO  // seeded mutant (backends/cpu/mutants/mutants.h)
+  return a != a ? f64_nan() : a < 0 ? -a : a;
+#endif
   return a != a ? f64_nan() : f64_from_bits(f64_bits(a) & 0x7FFFFFFFFFFFFFFFull);
 }
 
 // min/max: NaN in either operand -> canonical NaN; -0 < +0; otherwise the operand itself.
+#ifdef KIR_MUTANT_MINMAX_NAN_DROPPED  // seeded mutant (backends/cpu/mutants/mutants.h): fmin/fmax
+#define KIR_RT_MINMAX_NAN(a, b, nan, r) ((a) != (a) ? (b) : (b) != (b) ? (a) : (r))
+#else
+#define KIR_RT_MINMAX_NAN(a, b, nan, r) (((a) != (a)) | ((b) != (b)) ? (nan) : (r))
+#endif
 // Equal values differ only as ±0, where OR of the codes picks -0 (min) and AND +0 (max).
 inline float min_f32(float a, float b) {
   const uint32_t r = a < b ? f32_bits(a) : b < a ? f32_bits(b) : (f32_bits(a) | f32_bits(b));
-  return ((a != a) | (b != b)) ? f32_nan() : f32_from_bits(r);
+  return KIR_RT_MINMAX_NAN(a, b, f32_nan(), f32_from_bits(r));
 }
 inline float max_f32(float a, float b) {
   const uint32_t r = a > b ? f32_bits(a) : b > a ? f32_bits(b) : (f32_bits(a) & f32_bits(b));
-  return ((a != a) | (b != b)) ? f32_nan() : f32_from_bits(r);
+  return KIR_RT_MINMAX_NAN(a, b, f32_nan(), f32_from_bits(r));
 }
 inline double min_f64(double a, double b) {
   const uint64_t r = a < b ? f64_bits(a) : b < a ? f64_bits(b) : (f64_bits(a) | f64_bits(b));
-  return ((a != a) | (b != b)) ? f64_nan() : f64_from_bits(r);
+  return KIR_RT_MINMAX_NAN(a, b, f64_nan(), f64_from_bits(r));
 }
 inline double max_f64(double a, double b) {
   const uint64_t r = a > b ? f64_bits(a) : b > a ? f64_bits(b) : (f64_bits(a) & f64_bits(b));
-  return ((a != a) | (b != b)) ? f64_nan() : f64_from_bits(r);
+  return KIR_RT_MINMAX_NAN(a, b, f64_nan(), f64_from_bits(r));
 }
+#undef KIR_RT_MINMAX_NAN
 // IEEE comparisons (NaN unordered, -0 == +0): the C++ operators on f32/f64 already are.
+#if defined(KIR_MUTANT_EQ_BITWISE)  // seeded mutant (backends/cpu/mutants/mutants.h)
+inline bool eq_f32(float a, float b) { return f32_bits(a) == f32_bits(b); }
+inline bool ne_f32(float a, float b) { return f32_bits(a) != f32_bits(b); }
+inline bool eq_f64(double a, double b) { return f64_bits(a) == f64_bits(b); }
+inline bool ne_f64(double a, double b) { return f64_bits(a) != f64_bits(b); }
+#else
 inline bool eq_f32(float a, float b) { return a == b; }
 inline bool ne_f32(float a, float b) { return !(a == b); }
-inline bool lt_f32(float a, float b) { return a < b; }
-inline bool le_f32(float a, float b) { return a <= b; }
-inline bool gt_f32(float a, float b) { return a > b; }
-inline bool ge_f32(float a, float b) { return a >= b; }
 inline bool eq_f64(double a, double b) { return a == b; }
 inline bool ne_f64(double a, double b) { return !(a == b); }
+#endif
+#if defined(KIR_MUTANT_CMP_LT_UNORDERED)  // seeded mutant (backends/cpu/mutants/mutants.h)
+inline bool lt_f32(float a, float b) { return !(a >= b); }
+inline bool gt_f32(float a, float b) { return !(a <= b); }
+inline bool lt_f64(double a, double b) { return !(a >= b); }
+inline bool gt_f64(double a, double b) { return !(a <= b); }
+#else
+inline bool lt_f32(float a, float b) { return a < b; }
+inline bool gt_f32(float a, float b) { return a > b; }
 inline bool lt_f64(double a, double b) { return a < b; }
-inline bool le_f64(double a, double b) { return a <= b; }
 inline bool gt_f64(double a, double b) { return a > b; }
+#endif
+inline bool le_f32(float a, float b) { return a <= b; }
+inline bool ge_f32(float a, float b) { return a >= b; }
+inline bool le_f64(double a, double b) { return a <= b; }
 inline bool ge_f64(double a, double b) { return a >= b; }
 
 namespace detail {
@@ -704,6 +747,13 @@ using uwide = std::conditional_t<sizeof(T) <= 4, uint32_t, uint64_t>;
 template <class T>
 inline T add_wrap(T a, T b) {
   using U = detail::uwide<T>;
+#ifdef KIR_MUTANT_INT_ADD_SATURATES  // seeded mutant (backends/cpu/mutants/mutants.h)
+  if constexpr (std::is_signed_v<T>) {
+    T r;
+    if (__builtin_add_overflow(a, b, &r)) return b > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
+    return r;
+  }
+#endif
   return T(U(a) + U(b));
 }
 template <class T>
@@ -742,6 +792,10 @@ inline int32_t rem_int(T a, T b, T* out) {
   if constexpr (std::is_signed_v<T>)
     if (a == std::numeric_limits<T>::min() && b == T(-1)) code = KIR_FAULT_INT_OVERFLOW;
   *out = code ? T(0) : T(a % (code ? T(1) : b));
+#ifdef KIR_MUTANT_REM_FLOOR_SIGN  // seeded mutant (backends/cpu/mutants/mutants.h)
+  if constexpr (std::is_signed_v<T>)
+    if (*out != 0 && ((*out < 0) != (b < 0))) *out = T(*out + b);
+#endif
   return code;
 }
 // Shift by b (same dtype); b < 0 or b >= width -> SHIFT_OUT_OF_RANGE. shl wraps; shr is
@@ -758,6 +812,9 @@ inline bool shift_ok(T b) {
 template <class T>
 inline int32_t shl_int(T a, T b, T* out) {
   using U = detail::uwide<T>;
+#ifdef KIR_MUTANT_SHIFT_AMOUNT_MASKED  // seeded mutant (backends/cpu/mutants/mutants.h)
+  b = T(U(b) & U(sizeof(T) * 8 - 1));
+#endif
   const bool ok = detail::shift_ok(b);
   const T r = T(U(a) << (ok ? U(b) : U(0)));
   *out = ok ? r : T(0);
@@ -765,6 +822,9 @@ inline int32_t shl_int(T a, T b, T* out) {
 }
 template <class T>
 inline int32_t shr_int(T a, T b, T* out) {
+#ifdef KIR_MUTANT_SHIFT_AMOUNT_MASKED  // seeded mutant (backends/cpu/mutants/mutants.h)
+  b = T(detail::uwide<T>(b) & detail::uwide<T>(sizeof(T) * 8 - 1));
+#endif
   const bool ok = detail::shift_ok(b);
   const T r = T(a >> (ok ? int(b) : 0));  // C++20: >> on negative signed is arithmetic
   *out = ok ? r : T(0);
@@ -815,6 +875,12 @@ inline uint8_t xor_bool(uint8_t a, uint8_t b) { return uint8_t((a ^ b) & 1); }
 inline uint8_t not_bool(uint8_t a) { return uint8_t((a & 1) ^ 1); }
 inline uint8_t min_bool(uint8_t a, uint8_t b) { return uint8_t(a & b & 1); }
 inline uint8_t max_bool(uint8_t a, uint8_t b) { return uint8_t((a | b) & 1); }
+inline bool eq_bool(uint8_t a, uint8_t b) { return (a & 1) == (b & 1); }
+inline bool ne_bool(uint8_t a, uint8_t b) { return (a & 1) != (b & 1); }
+inline bool lt_bool(uint8_t a, uint8_t b) { return (a & 1) < (b & 1); }
+inline bool le_bool(uint8_t a, uint8_t b) { return (a & 1) <= (b & 1); }
+inline bool gt_bool(uint8_t a, uint8_t b) { return (a & 1) > (b & 1); }
+inline bool ge_bool(uint8_t a, uint8_t b) { return (a & 1) >= (b & 1); }
 
 }  // namespace kir_rt
 

@@ -3,6 +3,8 @@
 // MXCSR is saved and written explicitly.
 #include "backends/cpu/runtime/fp_env.h"
 
+#include "backends/cpu/mutants/mutants.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define KIR_RT_X86 1
@@ -36,6 +38,7 @@ void set_default_fp_env() {
 FpEnvGuard::FpEnvGuard() : saved_mxcsr_(read_mxcsr()) {
   std::fegetenv(&saved_);
   set_default_fp_env();
+  if (mutant_active(MutantId::FpEnvFlushDenormals)) write_mxcsr(kDefaultMxcsr | 0x8040);  // FTZ | DAZ
 }
 
 FpEnvGuard::~FpEnvGuard() {

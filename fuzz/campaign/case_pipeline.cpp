@@ -1,0 +1,217 @@
+// One campaign case from seed to verdict (case_pipeline.h).
+#include "fuzz/campaign/case_pipeline.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
+#include "fuzz/campaign/case_args.h"
+#include "fuzz/campaign/reduce/finding.h"
+#include "fuzz/campaign/reproducer.h"
+#include "kir/text/parser.h"
+#include "kir/verify/verifier.h"
+#include "oracle/backend_run.h"
+
+namespace kir::fuzz {
+namespace {
+
+oracle::Verdict early_verdict(oracle::Outcome o, std::string rule, std::string detail) {
+  oracle::Verdict v;
+  v.outcome = o;
+  v.rule = std::move(rule);
+  v.detail = std::move(detail);
+  return v;
+}
+
+oracle::Verdict compile_failure(const std::string& what) {
+  const bool unsupported = what.find("not implemented") != std::string::npos;
+  return early_verdict(unsupported ? oracle::Outcome::Unsupported : oracle::Outcome::SpuriousError,
+                       unsupported ? "not implemented" : "compile error", what);
+}
+
+}  // namespace
+
+uint64_t case_seed(uint64_t campaign_seed, int64_t index) {
+  uint64_t z = campaign_seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(index) + 0x632BE59BD9B4E019ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+int case_size(int64_t index) { return 5 + static_cast<int>((index * 37) % 96); }
+
+PreparedCase prepare_case(GeneratedCase c, bool compile) {
+  PreparedCase p;
+  p.c = std::move(c);
+  Diagnostics diags;
+  p.module = parse_module(p.c.kir, "program.kir", diags);
+  if (!p.module || !verify_module(*p.module, diags)) {
+    p.early = early_verdict(oracle::Outcome::InvalidProgram, "generator", diags.render(p.c.kir));
+    return p;
+  }
+  try {
+    p.args = case_args(*p.module, p.c);
+  } catch (const std::exception& e) {
+    p.early = early_verdict(oracle::Outcome::InvalidProgram, "generator", e.what());
+    return p;
+  }
+  if (!compile) return p;
+  try {
+    p.source.push_back(oracle::compile_for_args(*p.module, p.c.kernel, p.args));
+  } catch (const std::exception& e) {
+    p.early = compile_failure(e.what());
+  }
+  return p;
+}
+
+PreparedCase prepare_indexed(const CampaignOptions& o, int64_t index, bool compile) {
+  const uint64_t seed = case_seed(o.seed, index);
+  const int size = case_size(index);
+  auto shr = sample_case(seed, size, o.gen);
+  PreparedCase p = prepare_case(shr.value(), compile);
+  p.index = index;
+  p.seed = seed;
+  p.size = size;
+  p.shrinkable.emplace(std::move(shr));
+  return p;
+}
+
+void build_batch(std::vector<PreparedCase*>& cases) {
+  std::deque<cpu::CompiledSource> all;
+  std::vector<PreparedCase*> todo;
+  for (PreparedCase* p : cases)
+    if (!p->early && !p->source.empty()) {
+      all.push_back(std::move(p->source.front()));
+      p->source.clear();
+      todo.push_back(p);
+    }
+  if (todo.empty()) return;
+  try {
+    auto natives = cpu::build_kernels(std::move(all));
+    for (size_t i = 0; i < todo.size(); ++i) todo[i]->native = natives[i];
+    return;
+  } catch (const std::exception&) {
+    // Some program breaks the batch: build each alone (sources are made again) to find which.
+  }
+  for (PreparedCase* p : todo) {
+    try {
+      std::deque<cpu::CompiledSource> one;
+      one.push_back(oracle::compile_for_args(*p->module, p->c.kernel, p->args));
+      p->native = cpu::build_kernels(std::move(one)).front();
+    } catch (const std::exception& e) {
+      p->early = compile_failure(e.what());
+    }
+  }
+}
+
+oracle::Verdict judge_case(PreparedCase& p, std::map<std::string, interp::KernelArg>* got,
+                           std::map<std::string, interp::KernelArg>* expected) {
+  if (p.early) return *p.early;
+  if (!p.native) {
+    std::vector<PreparedCase*> one{&p};
+    build_batch(one);
+    if (p.early) return *p.early;
+    if (!p.native) throw std::logic_error("campaign case without a compiled program");
+  }
+  return oracle::judge(*p.module, p.c.kernel, p.args, *p.native, {}, got, expected);
+}
+
+CaseResult finish_case(const CampaignOptions& o, PreparedCase& p, oracle::Verdict v,
+                       std::map<std::string, interp::KernelArg> got, std::map<std::string, interp::KernelArg> expected,
+                       const std::string& findings_dir) {
+  const auto started = std::chrono::steady_clock::now();
+  CaseResult r;
+  r.families = p.c.families;
+  int steps = 0;
+  GeneratedCase best = p.c;
+  if (v.failed() && o.shrink && p.shrinkable && v.outcome != oracle::Outcome::InvalidProgram) {
+    const std::string sig = v.signature();
+    rc::Shrinkable<GeneratedCase> cur = *p.shrinkable;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(o.case_timeout * 0.5);
+    int attempts = 0;
+    for (bool progress = true; progress && attempts < o.shrink_attempts;) {
+      progress = false;
+      auto seq = cur.shrinks();
+      while (auto next = seq.next()) {
+        if (++attempts > o.shrink_attempts || std::chrono::steady_clock::now() > deadline) break;
+        PreparedCase cand = prepare_case(next->value());
+        oracle::Verdict cv = judge_case(cand);
+        if (cv.failed() && cv.signature() == sig) {
+          cur = *next;
+          best = cand.c;
+          v = cv;
+          ++steps;
+          progress = true;
+          break;
+        }
+      }
+    }
+  }
+  if (!v.failed()) {
+    r.verdict = v;
+    return r;
+  }
+  // The finding directory holds the smallest failing program with its got/expected outputs.
+  PreparedCase shrunk;
+  if (steps) {
+    shrunk = prepare_case(best);
+    got.clear();
+    expected.clear();
+    oracle::Verdict sv = judge_case(shrunk, &got, &expected);
+    if (sv.failed()) v = sv;
+  }
+  const PreparedCase& fin = steps ? shrunk : p;
+  // Then the KIR reducer, for what RapidCheck's shrinks cannot cut: a quarter of the case's time,
+  // and never past 80% of it counted from here (the worker is killed at 100%).
+  ReducedFinding red;
+  const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double budget = std::min(o.case_timeout * 0.25, o.case_timeout * 0.8 - spent);
+  if (o.reduce && v.outcome != oracle::Outcome::InvalidProgram && budget > 0)
+    red = reduce_for_campaign(fin.c.kir, fin.c.kernel, fin.args, v, budget);
+  if (red.reduced) {
+    v = red.verdict;
+    got = std::move(red.got);
+    expected = std::move(red.expected);
+  }
+  r.verdict = v;
+  FindingMeta meta;
+  meta.campaign_seed = o.seed;
+  meta.index = p.index;
+  meta.case_seed = p.seed;
+  meta.size = p.size;
+  meta.shrink_steps = steps;
+  meta.reduce_steps = red.steps;
+  meta.origin = "generated";
+  const std::string name = "case-" + std::to_string(p.index);
+  r.finding_dir = (std::filesystem::path(findings_dir) / name).string();
+  write_reproducer(r.finding_dir, red.reduced ? red.kir : fin.c.kir, fin.c.kernel, red.reduced ? red.dims : fin.c.dims,
+                   red.reduced ? red.args : fin.args, v, meta, got.empty() ? nullptr : &got,
+                   expected.empty() ? nullptr : &expected);
+  return r;
+}
+
+CaseResult record_abnormal(const CampaignOptions& o, int64_t index, oracle::Outcome outcome, const std::string& detail,
+                           const std::string& findings_dir) {
+  PreparedCase p = prepare_indexed(o, index, false);
+  CaseResult r;
+  r.families = p.c.families;
+  r.verdict = early_verdict(outcome, outcome == oracle::Outcome::Timeout ? "time limit" : "native crash", detail);
+  FindingMeta meta;
+  meta.campaign_seed = o.seed;
+  meta.index = index;
+  meta.case_seed = p.seed;
+  meta.size = p.size;
+  meta.origin = "generated";
+  r.finding_dir = (std::filesystem::path(findings_dir) / ("case-" + std::to_string(index))).string();
+  write_reproducer(r.finding_dir, p.c.kir, p.c.kernel, p.c.dims, p.args, r.verdict, meta);
+  return r;
+}
+
+CaseResult run_case(const CampaignOptions& o, int64_t index, const std::string& findings_dir) {
+  PreparedCase p = prepare_indexed(o, index);
+  std::map<std::string, interp::KernelArg> got, expected;
+  oracle::Verdict v = judge_case(p, &got, &expected);
+  return finish_case(o, p, v, std::move(got), std::move(expected), findings_dir);
+}
+
+}  // namespace kir::fuzz

@@ -1,0 +1,54 @@
+// One campaign case from seed to verdict (internal to fuzz/campaign): generate, verify, build
+// the arguments, compile to source (the object is built per batch by the worker), judge, and
+// shrink a failure to a smaller program failing with the same signature.
+#pragma once
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "fuzz/campaign/campaign.h"
+#include "kir/ir.h"
+
+namespace kir::fuzz {
+
+struct PreparedCase {
+  int64_t index = -1;
+  uint64_t seed = 0;
+  int size = 0;
+  std::optional<rc::Shrinkable<GeneratedCase>> shrinkable;
+  GeneratedCase c;
+  std::unique_ptr<Module> module;
+  std::map<std::string, interp::KernelArg> args;
+  std::deque<cpu::CompiledSource> source;  // zero or one
+  std::optional<oracle::Verdict> early;     // decided before running (invalid, unsupported, ...)
+  std::shared_ptr<cpu::NativeKernel> native;
+};
+
+// Everything up to the compiled source; `early` is set when the case ends there.
+// Without `compile` the case stops after its arguments (the campaign process itself never runs
+// backend code: a crash there would end the campaign).
+PreparedCase prepare_case(GeneratedCase c, bool compile = true);
+PreparedCase prepare_indexed(const CampaignOptions& o, int64_t index, bool compile = true);
+
+// The finding of a case whose worker died (Crash) or was killed (Timeout) while running it:
+// the program and inputs, with no outputs.
+CaseResult record_abnormal(const CampaignOptions& o, int64_t index, oracle::Outcome outcome, const std::string& detail,
+                           const std::string& findings_dir);
+
+// Builds the natives of many prepared cases as one object; when that fails, one by one (a
+// case whose source the compiler rejects gets its `early` verdict).
+void build_batch(std::vector<PreparedCase*>& cases);
+
+// The verdict of a built case (its `early` verdict when it has one).
+oracle::Verdict judge_case(PreparedCase& p, std::map<std::string, interp::KernelArg>* got = nullptr,
+                           std::map<std::string, interp::KernelArg>* expected = nullptr);
+
+// Shrinks a failing case (RapidCheck's shrinks of the generated program, each built and judged
+// on its own) while the signature stays the same, then writes the finding directory with the
+// outputs of the (shrunk) program. A passing verdict is returned as it is.
+CaseResult finish_case(const CampaignOptions& o, PreparedCase& p, oracle::Verdict v,
+                       std::map<std::string, interp::KernelArg> got, std::map<std::string, interp::KernelArg> expected,
+                       const std::string& findings_dir);
+
+}  // namespace kir::fuzz

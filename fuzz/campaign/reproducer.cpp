@@ -1,0 +1,164 @@
+// Writing and reading finding directories (reproducer.h).
+#include "fuzz/campaign/reproducer.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "interp/npy.h"
+
+namespace kir::fuzz {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+void write_file(const fs::path& p, const std::string& text) {
+  std::ofstream f(p, std::ios::binary);
+  f << text;
+  if (!f) throw std::runtime_error("cannot write " + p.string());
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) throw std::runtime_error(p.string() + ": cannot read (not a finding directory?)");
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// A view's whole storage as a flat array (its layout is in case.json).
+void write_storage(const fs::path& p, const interp::HostView& h) {
+  interp::write_npy(p.string(), h.storage->dtype, interp::Shape{static_cast<int64_t>(h.storage->bits.size())},
+                    h.storage->bits);
+}
+
+}  // namespace
+
+void write_reproducer(const fs::path& dir, const std::string& program, const std::string& kernel,
+                      const std::map<std::string, int64_t>& dims, const std::map<std::string, interp::KernelArg>& args,
+                      const oracle::Verdict& v, const FindingMeta& meta, const std::map<std::string, interp::KernelArg>* got,
+                      const std::map<std::string, interp::KernelArg>* expected) {
+  const fs::path tmp = dir.parent_path() / (".tmp-" + dir.filename().string() + "-" + std::to_string(getpid()));
+  fs::remove_all(tmp);
+  fs::create_directories(tmp / "inputs");
+  write_file(tmp / "program.kir", program);
+  json c;
+  c["kernel"] = kernel;
+  c["dims"] = dims;
+  c["views"] = json::object();
+  c["scalars"] = json::object();
+  for (const auto& [name, a] : args) {
+    if (const auto* h = std::get_if<interp::HostView>(&a)) {
+      c["views"][name] = {{"dtype", std::string(kir::name(h->storage->dtype))},
+                          {"shape", h->shape},
+                          {"strides", h->strides},
+                          {"offset", h->offset},
+                          {"storage", h->storage->bits.size()}};
+    } else if (const auto* s = std::get_if<interp::Scalar>(&a)) {
+      c["scalars"][name] = {{"dtype", std::string(kir::name(s->dtype))}, {"bits", s->bits}};
+    } else if (const auto* e = std::get_if<interp::EnumArg>(&a)) {
+      c["enums"][name] = e->member;
+    }
+  }
+  c["outcome"] = oracle::outcome_name(v.outcome);
+  c["rule"] = v.rule;
+  c["op"] = v.op;
+  c["location"] = v.location;
+  c["signature"] = v.signature();
+  c["origin"] = meta.origin;
+  c["campaign_seed"] = meta.campaign_seed;
+  c["index"] = meta.index;
+  c["case_seed"] = meta.case_seed;
+  c["size"] = meta.size;
+  c["shrink_steps"] = meta.shrink_steps;
+  c["reduce_steps"] = meta.reduce_steps;
+  write_file(tmp / "case.json", c.dump(2) + "\n");
+  for (const auto& [name, a] : args)
+    if (const auto* h = std::get_if<interp::HostView>(&a)) write_storage(tmp / "inputs" / (name + ".npy"), *h);
+  if (got)
+    for (const auto& [name, a] : *got)
+      if (const auto* h = std::get_if<interp::HostView>(&a)) {
+        fs::create_directories(tmp / "got");
+        write_storage(tmp / "got" / (name + ".npy"), *h);
+      }
+  if (expected)
+    for (const auto& [name, a] : *expected)
+      if (const auto* h = std::get_if<interp::HostView>(&a)) {
+        fs::create_directories(tmp / "expected");
+        write_storage(tmp / "expected" / (name + ".npy"), *h);
+      }
+  write_file(tmp / "verdict.txt", v.str());
+  write_file(tmp / "repro.sh", "#!/bin/sh\n# Re-runs this finding: exits 1 while the backend still fails it.\nexec \"${KIR:-kir}\" repro \"$(dirname \"$0\")\" \"$@\"\n");
+  fs::permissions(tmp / "repro.sh", fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                        fs::perms::others_read | fs::perms::others_exec);
+  fs::remove_all(dir);
+  fs::rename(tmp, dir);
+}
+
+Reproducer read_reproducer_meta(const fs::path& dir) {
+  Reproducer r;
+  r.program_path = (dir / "program.kir").string();
+  r.program = read_file(dir / "program.kir");
+  json c;
+  try {
+    c = json::parse(read_file(dir / "case.json"));
+    r.kernel = c.at("kernel").get<std::string>();
+    r.dims = c.at("dims").get<std::map<std::string, int64_t>>();
+    r.signature = c.value("signature", "");
+    r.outcome = c.value("outcome", "");
+  } catch (const json::exception& e) {
+    throw std::runtime_error((dir / "case.json").string() + ": " + e.what());
+  }
+  return r;
+}
+
+std::map<std::string, interp::KernelArg> reproducer_args(const fs::path& dir, const Module& m) {
+  const fs::path cj = dir / "case.json";
+  json c;
+  try {
+    c = json::parse(read_file(cj));
+  } catch (const json::exception& e) {
+    throw std::runtime_error(cj.string() + ": " + e.what());
+  }
+  const Reproducer meta = read_reproducer_meta(dir);
+  const Function* k = m.find_function(meta.kernel);
+  if (!k) throw std::runtime_error(cj.string() + ": kernel @" + meta.kernel + " is not in program.kir");
+  std::map<std::string, interp::KernelArg> args;
+  try {
+    for (const kir::Value* p : k->params()) {
+      const std::string& n = p->name;
+      if (p->type.is(TypeKind::View)) {
+        if (!c["views"].contains(n)) throw std::runtime_error("no layout for view %" + n);
+        const json& v = c["views"][n];
+        auto d = parse_dtype(v.at("dtype").get<std::string>());
+        if (!d) throw std::runtime_error("view %" + n + ": unknown dtype");
+        interp::HostView h;
+        const fs::path npy = dir / "inputs" / (n + ".npy");
+        interp::Tensor t = interp::npy_to_tensor(interp::read_npy(npy.string()), *d);
+        h = interp::make_host_view(*d, interp::Shape{static_cast<int64_t>(t.size())}, t.bits);
+        h.shape = v.at("shape").get<interp::Shape>();
+        h.strides = v.at("strides").get<interp::Shape>();
+        h.offset = v.at("offset").get<int64_t>();
+        args[n] = h;
+      } else if (c["scalars"].contains(n)) {
+        const json& s = c["scalars"][n];
+        auto d = parse_dtype(s.at("dtype").get<std::string>());
+        if (!d) throw std::runtime_error("scalar %" + n + ": unknown dtype");
+        args[n] = interp::Scalar{*d, s.at("bits").get<uint64_t>()};
+      } else if (c.contains("enums") && c["enums"].contains(n)) {
+        args[n] = interp::EnumArg{c["enums"][n].get<std::string>()};
+      }
+    }
+  } catch (const json::exception& e) {
+    throw std::runtime_error(cj.string() + ": " + e.what());
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(cj.string() + ": " + e.what());
+  }
+  return args;
+}
+
+}  // namespace kir::fuzz

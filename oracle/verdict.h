@@ -1,0 +1,87 @@
+// The oracle's verdict on one kernel invocation (issue 12 item 1): the backend's result against
+// every result the numerics contract allows, element by element, with no atol/rtol anywhere.
+//
+// Rules, in the order they are tried for an output element:
+//  - "bit-exact": the interpreter evaluates the contract sums in the order the backend's
+//    implementations declare (accumulation=sequential); every other operation has one defined
+//    result. Equal bits pass; NaN matches NaN of any payload (payloads are unspecified); +0 and
+//    -0 differ.
+//  - "reassociation envelope": a mismatching element of an output that is a reduce/scan/contract
+//    result stored unchanged (its values equal that op's canonical result element for element)
+//    passes when the backend's value lies inside the op's reassociation envelope (EnvelopeLog).
+//  - "atomic interleaving": for kernels with atomics, the outputs pass when one interleaving the
+//    interpreter can reach (atomics=interleaved:S, several seeds, canonical, reverse and
+//    shuffled point orders) produces exactly the backend's bits in every output at once. Only
+//    the schedules tried are known: a legal outcome none of them reaches is reported, with this
+//    rule, for a person to judge (JudgeOptions::interleavings raises the count).
+//  - "error agreement": when the interpreter reports an error the backend must report one too,
+//    and vice versa ("missed error" / "spurious error").
+// A form the backend does not implement is "unsupported", never a finding.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/driver/compiler.h"
+#include "interp/interpreter.h"
+
+namespace kir::oracle {
+
+// InvalidProgram: a generated program the verifier rejects (a generator bug, not a backend one).
+enum class Outcome { Pass, Wrong, MissedError, SpuriousError, Unsupported, Crash, Timeout, InvalidProgram };
+const char* outcome_name(Outcome o);  // "pass", "wrong", "missed-error", ...
+
+struct ElementDiff {
+  std::string output;           // the Out/InOut view
+  std::vector<int64_t> coord;
+  std::string got, expected;    // backend, interpreter (the declared order)
+  std::string allowed;          // the allowed set in words ("exactly 1.5", "[1.25, 1.75]", ...)
+};
+
+struct Verdict {
+  Outcome outcome = Outcome::Pass;
+  std::string rule;       // the rule that decided (see above)
+  std::string op;         // the op responsible as far as the oracle can tell ("mul", "reduce", ...)
+  std::string location;   // its file:line:col
+  std::string dtype;      // of the output concerned
+  std::string detail;     // errors, or a summary line
+  int64_t compared = 0;   // output elements compared
+  int64_t wrong = 0;      // elements outside the allowed set
+  std::vector<ElementDiff> diffs;  // the first few wrong elements
+  bool failed() const { return outcome != Outcome::Pass && outcome != Outcome::Unsupported; }
+  // What de-duplicates findings: outcome, rule, op and dtype.
+  std::string signature() const;
+  std::string str() const;  // human-readable, one line per diff
+};
+
+struct JudgeOptions {
+  int interleavings = 6;  // schedules tried for kernels with atomics
+};
+
+// Runs kernel `name` on the interpreter and on `native` (built from compile_for_args with the
+// same arguments) and judges the backend's outputs. `args` is not modified; the backend's and
+// the interpreter's outputs are returned through `got` / `expected` when given.
+Verdict judge(const Module& m, const std::string& name, const std::map<std::string, interp::KernelArg>& args,
+              const cpu::NativeKernel& native, const JudgeOptions& o = {},
+              std::map<std::string, interp::KernelArg>* got = nullptr,
+              std::map<std::string, interp::KernelArg>* expected = nullptr);
+
+// The judgement alone, of results obtained elsewhere: `results` are the arguments after the
+// run being judged (Out/InOut views hold its outputs), `error` its error message ("" if none).
+// judge() is call_on_backend + judge_result; property tests feed it the interpreter's results
+// under other legal policies.
+Verdict judge_result(const Module& m, const std::string& name, const std::map<std::string, interp::KernelArg>& args,
+                     const std::map<std::string, interp::KernelArg>& results, const std::string& error,
+                     const JudgeOptions& o = {}, std::map<std::string, interp::KernelArg>* expected = nullptr);
+
+// Compile-and-judge for one program (no batching): a compile error that says "not implemented"
+// is Unsupported; any other compile error is a SpuriousError finding.
+Verdict judge_compiling(const Module& m, const std::string& name, const std::map<std::string, interp::KernelArg>& args,
+                        const JudgeOptions& o = {}, std::map<std::string, interp::KernelArg>* got = nullptr,
+                        std::map<std::string, interp::KernelArg>* expected = nullptr);
+
+// Whether two element bit patterns of dtype d are the same result (NaN any payload).
+bool same_result(DType d, uint64_t a, uint64_t b);
+
+}  // namespace kir::oracle
