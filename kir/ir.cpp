@@ -116,6 +116,7 @@ std::unique_ptr<Module> clone(const Module& m) {
     nf->kind = f->kind;
     nf->name = f->name;
     nf->result_types = f->result_types;
+    nf->invocation = f->invocation;
     nf->loc = f->loc;
     ValueMap map;
     clone_region(f->body, nf->body, map);

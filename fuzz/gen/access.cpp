@@ -73,7 +73,11 @@ ReadAccess read_relation(Ctx& c, FnBuilder& fb, Rng& r, const Shape& s) {
     if (!c.fits(fb, t)) t = s;
     std::string valid, coords;
     for (int j = 0; j < n; ++j) coords += (j ? ", " : "") + data_coord(c, fb, r, t, s[static_cast<size_t>(j)], ev[static_cast<size_t>(j)], valid);
-    if (valid.empty() && r.chance(0.4)) valid = get(c, fb, r, VType::of(DType::Bool, t));
+    // A mask that is not only the range guard: lanes the guard keeps may be inactive too.
+    if (r.chance(valid.empty() ? 0.4 : 0.5)) {
+      const std::string p = get(c, fb, r, VType::of(DType::Bool, t));
+      valid = valid.empty() ? p : fb.def("and(" + valid + ", " + p + ")", VType::of(DType::Bool, t), false);
+    }
     a.masked = !valid.empty();
     a.shape = t;
     a.rel = fb.def_raw("relation(" + coords + (a.masked ? ", " + valid : "") + ")", relation_type(n, t, a.masked));

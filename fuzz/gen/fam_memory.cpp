@@ -59,6 +59,7 @@ bool fam_view_store(Ctx& c, FnBuilder& fb, Rng& r) {
   Shape out = s;
   for (size_t j = 0; j < s.size(); ++j) coords.push_back(along(fb, iota(c, fb, s[j]), s, static_cast<int>(j)));
   std::string valid, op = "view.store";
+  bool keep = false;  // a masked store into an InOut view
   if (how == 1) {
     op = "unique_store";
     c.family("store.unique");
@@ -71,10 +72,20 @@ bool fam_view_store(Ctx& c, FnBuilder& fb, Rng& r) {
     std::swap(coords[0], coords[1]);
     c.family("store.transpose");
   } else {
-    valid = get(c, fb, r, t.with(DType::Bool));
+    // Half the time into an InOut view under a mask read from a new In view: the inactive
+    // elements must keep the data they came with (in a new Out view they would be unspecified
+    // and not compared), and the mask is data, not a constant.
+    keep = r.chance(0.5);
+    if (keep) {
+      const std::string mv = new_view(c, t.with(DType::Bool), Access::In, &r);
+      valid = fb.def("view.load(" + mv + ", " + ident_relation(c, fb, s) + ")", t.with(DType::Bool));
+      c.family("store.masked.inout");
+    } else {
+      valid = get(c, fb, r, t.with(DType::Bool));
+    }
     c.family("store.masked");
   }
-  const std::string view = new_view(c, VType::of(t.dt, out), Access::Out);
+  const std::string view = new_view(c, VType::of(t.dt, out), keep ? Access::InOut : Access::Out, keep ? &r : nullptr);
   std::string args;
   for (size_t j = 0; j < coords.size(); ++j) args += (j ? ", " : "") + coords[j];
   if (!valid.empty()) args += ", " + valid;

@@ -49,7 +49,10 @@ std::string binary_with(Ctx& c, FnBuilder& fb, Rng& r, const PoolValue& a) {
   }
   if ((op == "div" || op == "rem") && is_integer(t.dt)) b = guard_divisor(fb, a.name, b, t);
   if (op == "shl" || op == "shr") {
-    b = fb.def("and(" + b + ", " + splat(fb, t, int_bits(t.dt, info(t.dt).bits - 1)) + ")", t, false);
+    // The amount is masked to the width, except now and then: an amount out of range is a
+    // located fault the backend must report too (shift masking is a classic compiler bug).
+    if (r.chance(0.06)) c.family("shift.unmasked");
+    else b = fb.def("and(" + b + ", " + splat(fb, t, int_bits(t.dt, info(t.dt).bits - 1)) + ")", t, false);
   }
   return fb.def(op + "(" + a.name + ", " + b + ")" + attrs, t);
 }
@@ -112,7 +115,11 @@ bool fam_cast(Ctx& c, FnBuilder& fb, Rng& r) {
   PoolValue x = operand(c, fb, r, [](const VType&) { return true; }, [](DType) { return true; });
   const DType to = random_dtype(c, r, [&](DType d) { return d != x.type.dt; });
   if (is_small_float(to) || is_small_float(x.type.dt)) c.family("cast.small");
-  cast_to(c, fb, x.name, x.type, to);
+  const std::string y = cast_to(c, fb, x.name, x.type, to);
+  if (r.chance(0.25)) {  // and back (quantize-dequantize): only the wide dtype's value is observed
+    cast_to(c, fb, y, x.type.with(to), x.type.dt);
+    c.family("cast.roundtrip");
+  }
   return true;
 }
 

@@ -102,19 +102,29 @@ bool fam_reshape(Ctx&, FnBuilder& fb, Rng& r) {
   return true;
 }
 
-bool fam_transpose(Ctx&, FnBuilder& fb, Rng& r) {
+bool fam_transpose(Ctx& c, FnBuilder& fb, Rng& r) {
   auto x = pick(fb, r, [](const VType& t) { return t.rank() >= 2; });
+  // Rank 3 now and then (a new value if the pool has none): its permutations include 3-cycles,
+  // the only ones that tell a permutation from its inverse.
+  if (!x || (x->type.rank() < 3 && r.chance(0.5))) {
+    const VType t = VType::of(random_dtype(c, r, [](DType) { return true; }), random_shape(c, fb, r, 3));
+    if (c.fits(fb, t.shape)) x = PoolValue{get(c, fb, r, t), t, 0};
+  }
   if (!x) return false;
   const Shape& s = x->type.shape;
   std::vector<int> perm(s.size());
   std::iota(perm.begin(), perm.end(), 0);
   std::string attrs;
-  if (r.chance(0.3)) {
+  if (perm.size() == 3 && r.chance(0.5)) {
+    perm = r.chance(0.5) ? std::vector<int>{1, 2, 0} : std::vector<int>{2, 0, 1};
+    attrs = " {perm = " + ints(perm) + "}";
+  } else if (r.chance(0.3)) {
     std::reverse(perm.begin(), perm.end());
   } else {
     for (size_t i = perm.size(); i > 1; --i) std::swap(perm[i - 1], perm[r.below(i)]);
     attrs = " {perm = " + ints(perm) + "}";
   }
+  if (perm.size() == 3 && perm[0] != 0 && perm[1] != 1 && perm[2] != 2) c.family("transpose.cycle3");
   Shape o;
   for (int p : perm) o.push_back(s[static_cast<size_t>(p)]);
   fb.def("transpose(" + x->name + ")" + attrs, VType::of(x->type.dt, o));

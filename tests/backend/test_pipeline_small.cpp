@@ -155,6 +155,50 @@ kernel @k(%a: In<bool[N]>, %b: In<bool[N]>, %lt: Out<bool[N]>, %le: Out<bool[N]>
   CHECK(btest::values(btest::out_view(out, "ne")) == std::vector<double>{0, 1, 1, 0});
 }
 
+TEST_CASE("guarded integer division: a divisor made safe by selects is never zero in native code", "[C12][C9]") {
+  // Regression (fuzz, native SIGFPE): g++ 12.2 at -O2/-O3 drops `b == 0 ? 1 : b` when the result
+  // is then compared with -1 (phiopt gives the loaded b the select's nonzero range), so the
+  // generated code divided by zero. The toolchain turns that pass off for GCC.
+  auto m = btest::load(R"(
+kernel @k(%a: In<index[M, N]>, %y: Out<index[N, M]>) {
+  %zero = const() {value = 0} : index
+  %m = dim(%a) {axis = 0} : index
+  %n = dim(%a) {axis = 1} : index
+  %dm = domain(%zero, %m) : domain<M>
+  %dn = domain(%zero, %n) : domain<N>
+  %im = indices(%dm) : index[M]
+  %in = indices(%dn) : index[N]
+  %bm = broadcast(%im) {dims = [0]} : index[M, N]
+  %bn = broadcast(%in) {dims = [1]} : index[M, N]
+  %rel = relation(%bm, %bn) : relation<2 -> [M, N]>
+  %x = view.load(%a, %rel) : index[M, N]
+  %xt = reshape(%x) : index[N, M]
+  %twice = add(%xt, %xt) : index[N, M]
+  %c1 = const() {value = 1} : index
+  %ones = full(%c1) : index[N, M]
+  %zeros = full(%zero) : index[N, M]
+  %isz = cmp(%twice, %zeros) {pred = eq} : bool[N, M]
+  %d1 = select(%isz, %ones, %twice) : index[N, M]
+  %xz = cmp(%xt, %zeros) {pred = eq} : bool[N, M]
+  %cm1 = const() {value = -1} : index
+  %negs = full(%cm1) : index[N, M]
+  %isneg = cmp(%d1, %negs) {pred = eq} : bool[N, M]
+  %both = and(%xz, %isneg) : bool[N, M]
+  %d2 = select(%both, %ones, %d1) : index[N, M]
+  %q = div(%xt, %d2) : index[N, M]
+  %tn = broadcast(%in) {dims = [0]} : index[N, M]
+  %tm = broadcast(%im) {dims = [1]} : index[N, M]
+  %trel = relation(%tn, %tm) : relation<2 -> [N, M]>
+  view.store(%y, %trel, %q)
+}
+)");
+  // x / (2x), or x / 1 where 2x == 0: truncates to 0 everywhere; the last x is 0 (divisor 1).
+  std::map<std::string, interp::KernelArg> args = {{"a", btest::view(DType::Index, {1, 6}, {-2, 5, 7, -1, 3, 0})},
+                                                  {"y", btest::view(DType::Index, {6, 1})}};
+  auto out = btest::differential(*m, "k", args);
+  CHECK(btest::values(btest::out_view(out, "y")) == std::vector<double>{0, 0, 0, 0, 0, 0});
+}
+
 TEST_CASE("task partition: a large unique-write nest runs as blocked tasks with a tail", "[C5][C1]") {
   auto m = btest::load(kChain);
   auto src = cpu::compile_to_source(*m, "chain", btest::options());
@@ -395,6 +439,40 @@ TEST_CASE("reduce and scan with a combine that is not element-wise fold whole ac
   auto out = btest::differential(*m, "amax", args);
   CHECK(btest::values(btest::out_view(out, "y")) == std::vector<double>{3});
   CHECK(btest::values(btest::out_view(out, "p")) == std::vector<double>{1, 3, 3, 3, 3});
+}
+
+TEST_CASE("a combine with a reshape or transpose of an accumulator takes the general fold", "[C4][L8.1]") {
+  // Regression (fuzz): the element-wise lowering read the buffer of a reshaped accumulator leaf,
+  // which is a scalar there (std::out_of_range from the buffer table instead of the fallback).
+  auto m = btest::load(R"(
+fn @comb(%a: f32[2], %b: f32[2]) -> f32[2] {
+  %s = add(%a, %b) : f32[2]
+  %r = reshape(%b) : f32[1, 2]
+  %t = transpose(%r) {perm = [1, 0]} : f32[2, 1]
+  return(%s)
+}
+kernel @k(%x: In<f32[M, 2]>, %y: Out<f32[M, 2]>) {
+  %zero = const() {value = 0} : index
+  %two = const() {value = 2} : index
+  %m = dim(%x) {axis = 0} : index
+  %dm = domain(%zero, %m) : domain<M>
+  %dn = domain(%zero, %two) : domain<2>
+  %im = indices(%dm) : index[M]
+  %in = indices(%dn) : index[2]
+  %bm = broadcast(%im) {dims = [0]} : index[M, 2]
+  %bn = broadcast(%in) {dims = [1]} : index[M, 2]
+  %rel = relation(%bm, %bn) : relation<2 -> [M, 2]>
+  %v = view.load(%x, %rel) : f32[M, 2]
+  %z = const() {value = 0.0} : f32
+  %init = full(%z) : f32[2]
+  %c = scan(%v, %init) {axis = 0, combine = @comb, inclusive = true, reverse = false} : f32[M, 2]
+  view.store(%y, %rel, %c)
+}
+)");
+  std::map<std::string, interp::KernelArg> args = {{"x", btest::view(DType::F32, {3, 2}, {1, 10, 2, 20, 3, 30})},
+                                                  {"y", btest::view(DType::F32, {3, 2})}};
+  auto out = btest::differential(*m, "k", args);
+  CHECK(btest::values(btest::out_view(out, "y")) == std::vector<double>{1, 10, 3, 30, 6, 60});
 }
 
 TEST_CASE("lifetime: a temporary reuses the storage of one whose lifetime has ended", "[C5][C3]") {

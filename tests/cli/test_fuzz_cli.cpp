@@ -1,7 +1,9 @@
 // `kir fuzz` and `kir repro` from the command line (issue 12 items 4 and 5): a campaign killed
 // with SIGKILL (the campaign process and its workers) and restarted on its directory ends with
 // exactly the journal of an uninterrupted campaign of the same seed — every case once, the same
-// outcome and signature — so no finding is lost or counted twice; usage errors exit 2.
+// outcome and signature — so no finding is lost or counted twice. The campaign runs under a
+// seeded mutant of the backend (KIR_MUTANT, backends/cpu/mutants/mutants.h) that fails cases
+// early on, so there are findings to lose; usage errors exit 2.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -47,21 +49,46 @@ fs::path fresh_dir(const std::string& name) {
   return d;
 }
 
-const char* kCampaign = "fuzz --cases 10 --time 0 --seed 7 --jobs 2 --batch 2 --no-shrink --quiet --out ";
+const char* kCampaign = "fuzz --cases 10 --time 0 --seed 7 --jobs 2 --batch 2 --no-shrink --no-reduce --quiet --out ";
+// select operands swapped: cases 4 and 9 of seed 7 fail under it.
+const char* kMutant = "select_swapped";
+
+size_t journal_findings(const fs::path& dir) {
+  std::ifstream in(dir / "journal.tsv");
+  size_t n = 0;
+  for (std::string line; std::getline(in, line);)
+    n += line.find("\tpass\t") == std::string::npos && line.find("\tunsupported\t") == std::string::npos;
+  return n;
+}
+
+// KIR_MUTANT for the scope: run_kir's popen and the forked campaign inherit it.
+struct MutantEnv {
+  MutantEnv() { setenv("KIR_MUTANT", kMutant, 1); }
+  ~MutantEnv() { unsetenv("KIR_MUTANT"); }
+  MutantEnv(const MutantEnv&) = delete;
+  MutantEnv& operator=(const MutantEnv&) = delete;
+};
 
 }  // namespace
 
 TEST_CASE("a campaign killed with SIGKILL resumes from its journal with nothing lost", "[fuzz][campaign]") {
   const char* bin = std::getenv("KIR_BIN");
   REQUIRE(bin);
+  if (kir::test::run_kir("backend mutants").out.find("none compiled in") != std::string::npos) {
+    WARN("kir was built with -DKIR_MUTANTS=OFF: the resume test needs a mutant");
+    return;
+  }
   const fs::path reference = fresh_dir("ref"), killed = fresh_dir("killed");
+  MutantEnv mutant;
   auto ref = kir::test::run_kir(kCampaign + reference.string());
   INFO(ref.out);
-  REQUIRE((ref.code == 0 || ref.code == 1));
+  REQUIRE(ref.code == 1);  // the mutant is found
   const auto want = journal(reference);
   REQUIRE(want.size() == 10);
+  REQUIRE(journal_findings(reference) >= 2);
 
-  // The same campaign, killed (process group: the campaign and its workers) after two cases.
+  // The same campaign, killed (process group: the campaign and its workers) once a finding and
+  // at least two cases are journaled.
   pid_t pid = fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
@@ -74,12 +101,16 @@ TEST_CASE("a campaign killed with SIGKILL resumes from its journal with nothing 
     for (auto& w : words) argv.push_back(w.data());
     argv.push_back(nullptr);
     if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(126);
+    setenv("KIR_MUTANT", kMutant, 1);
+    // A cache of its own: every batch compiles, so the kill lands mid-campaign (with the shared
+    // cache warm from the reference run, the whole campaign takes a few milliseconds).
+    setenv("KIR_CACHE_DIR", (killed / "cache").c_str(), 1);
     execv(bin, argv.data());
     _exit(127);
   }
   setpgid(pid, pid);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (journal_lines(killed) < 2 && std::chrono::steady_clock::now() < deadline)
+  while ((journal_lines(killed) < 2 || journal_findings(killed) < 1) && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   kill(-pid, SIGKILL);
   int status = 0;
@@ -88,6 +119,7 @@ TEST_CASE("a campaign killed with SIGKILL resumes from its journal with nothing 
   const size_t before = journal_lines(killed);
   CHECK(before >= 2);
   CHECK(before < 10);
+  CHECK(journal_findings(killed) < journal_findings(reference));  // some findings come after the kill
 
   auto resumed = kir::test::run_kir(kCampaign + killed.string());
   INFO(resumed.out);
@@ -123,4 +155,40 @@ TEST_CASE("kir repro on a directory that is not a finding names the missing file
   auto r = kir::test::run_kir("repro /nonexistent-kir-finding");
   CHECK(r.code == 2);
   CHECK(r.out.find("/nonexistent-kir-finding/program.kir: cannot read") != std::string::npos);
+}
+
+TEST_CASE("kir fuzz-merge sums the shards of one campaign and refuses others", "[fuzz][campaign]") {
+  const fs::path s0 = fresh_dir("shard0"), s1 = fresh_dir("shard1"), other = fresh_dir("other");
+  for (const auto& [dir, shard] : {std::pair{s0, "0/2"}, std::pair{s1, "1/2"}}) {
+    auto r = kir::test::run_kir(std::string("fuzz --seed 3 --cases 1 --time 0 --jobs 1 --no-shrink --no-reduce --quiet --shard ") +
+                                shard + " --out " + dir.string());
+    INFO(r.out);
+    REQUIRE((r.code == 0 || r.code == 1));
+  }
+  auto merged = kir::test::run_kir("fuzz-merge " + s0.string() + " " + s1.string());
+  INFO(merged.out);
+  CHECK((merged.code == 0 || merged.code == 1));
+  CHECK(merged.out.find("2 shards; cases 2:") != std::string::npos);
+  auto twice = kir::test::run_kir("fuzz-merge " + s0.string() + " " + s0.string());
+  CHECK(twice.code == 2);
+  CHECK(twice.out.find("shard 0/2 is given twice") != std::string::npos);
+  auto missing = kir::test::run_kir("fuzz-merge " + other.string());
+  CHECK(missing.code == 2);
+  CHECK(missing.out.find("summary.json: cannot read") != std::string::npos);
+  fs::remove_all(s0);
+  fs::remove_all(s1);
+}
+
+TEST_CASE("kir backend mutants lists the seeded mutants; an unknown KIR_MUTANT is a usage error", "[fuzz][mutant]") {
+  auto list = kir::test::run_kir("backend mutants");
+  CHECK(list.code == 0);
+  CHECK(list.out.find("seeded mutants (select one with KIR_MUTANT=<name>)") != std::string::npos);
+  CHECK(list.out.find("  task_tail_dropped\n") != std::string::npos);
+  if (list.out.find("none compiled in") != std::string::npos) return;
+  setenv("KIR_MUTANT", "no_such_mutant", 1);
+  auto r = kir::test::run_kir("fuzz --cases 1 --time 0 --quiet --out " + fresh_dir("bad-mutant").string());
+  unsetenv("KIR_MUTANT");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("KIR_MUTANT=no_such_mutant is not a mutant; the mutants are: transpose_inverse_perm,") != std::string::npos);
+  CHECK(!fs::exists(fresh_dir("bad-mutant")));
 }

@@ -38,7 +38,8 @@ TEST_CASE("1000 samples cover every family and dtype", "[fuzz]") {
                         "view.strided", "extent.zero", "for.break", "for.continue", "for.dynamic", "reduce.tuple",
                         "scan.tuple", "combine.captures", "call.constexpr", "atomic.sequential", "atomic.cas", "cast.small",
                         "contract.batch", "random.bits", "random.uniform", "parallel.view", "broadcast.unit", "store.inout",
-                        "scatter.masked", "sparse.one_of_two", "sparse.two_of_four", "quantized_dot"}) {
+                        "scatter.masked", "sparse.one_of_two", "sparse.two_of_four", "quantized_dot", "store.masked.inout",
+                        "transpose.cycle3", "cast.roundtrip"}) {
     INFO("form " << f);
     CHECK(families[f] > 0);
   }

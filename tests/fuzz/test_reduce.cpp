@@ -11,7 +11,9 @@
 #include <filesystem>
 #include <iostream>
 
+#include "backends/cpu/mutants/mutants.h"
 #include "fuzz/campaign/case_args.h"
+#include "fuzz/campaign/case_pipeline.h"
 #include "fuzz/campaign/reduce/finding.h"
 #include "fuzz/campaign/reduce/reduce.h"
 #include "fuzz/campaign/reproducer.h"
@@ -23,6 +25,7 @@
 #include "kir/verify/verifier.h"
 #include "numerics/format.h"
 #include "oracle/verdict.h"
+#include "tests/run_tool.h"
 
 using namespace kir;
 using namespace kir::fuzz;
@@ -140,9 +143,9 @@ TEST_CASE("reductions of generated programs accept only verified, smaller progra
   int64_t judged = 0, invalid = 0;
   double seconds = 0;
   for (uint64_t seed = 40; seed < 52; ++seed) {
-    const GeneratedCase c = sample_case(seed, test::size_for(seed)).value();
+    const GeneratedCase c = sample_case(seed, fuzz::test::size_for(seed)).value();
     std::string why;
-    auto m = test::load_case(c, why);
+    auto m = fuzz::test::load_case(c, why);
     REQUIRE(m);
     const KernelArgs args = case_args(*m, c);
     int unverified = 0;
@@ -231,9 +234,9 @@ TEST_CASE("kir reduce's finding reduction keeps the recorded signature through t
   %i_c = const() {value = 1} : index
   %i = full(%i_c) : index[N]
   %rel = relation(%i) : relation<1 -> [N]>
+  %e_c = const() {value = 0.0} : f32
   %r0 = relation(%c0) : relation<1 -> []>
-  %s0 = const() {value = 0.0} : f32
-  view.store(%y, %r0, %s0)
+  view.store(%y, %r0, %e_c)
   %yv = view.load(%y, %rel) : f32[N]
   view.store(%z, %rel, %yv)
 }
@@ -248,6 +251,73 @@ TEST_CASE("kir reduce's finding reduction keeps the recorded signature through t
   REQUIRE(rm);
   const oracle::Verdict again = oracle::judge_compiling(*rm, "k", reproducer_args(r.out_dir, *rm));
   CHECK(again.signature() == v.signature());
+  // The same through the command line, when the tests run under CTest (KIR_BIN set).
+  if (std::getenv("KIR_BIN")) {
+    const auto cli = dir / "cli";
+    auto run = kir::test::run_kir("reduce --quiet " + (dir / "finding").string() + " --out " + cli.string());
+    INFO(run.out);
+    CHECK(run.code == 0);
+    CHECK(run.out.find("reduced 15 -> 9 ops") != std::string::npos);
+    CHECK(read_reproducer_meta(cli).program == r.reduced.kir);
+    CHECK(kir::test::run_kir("repro " + cli.string()).code == 1);  // it reproduces
+    CHECK(kir::test::run_kir("reduce " + (dir / "nothing").string()).code == 2);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("the campaign reduces a finding after shrinking", "[fuzz][reduce][backend]") {
+  // The missed error above as a campaign case (no plan to shrink): finish_case reduces it.
+  GeneratedCase c;
+  c.kernel = "k";
+  c.kir = R"(kernel @k(%x: In<f32[N]>, %y: Out<f32[N]>, %z: Out<f32[N]>) {
+  %c0 = const() {value = 0} : index
+  %n = dim(%x) {axis = 0} : index
+  %d = domain(%c0, %n) : domain<N>
+  %i = indices(%d) : index[N]
+  %rel = relation(%i) : relation<1 -> [N]>
+  %v = view.load(%x, %rel) : f32[N]
+  %r0 = relation(%c0) : relation<1 -> []>
+  %s0 = view.load(%x, %r0) : f32
+  view.store(%y, %r0, %s0)
+  %yv = view.load(%y, %rel) : f32[N]
+  %t = add(%yv, %v) : f32[N]
+  view.store(%z, %rel, %t)
+}
+)";
+  c.dims = {{"N", 4}};
+  GeneratedCase::Input x;
+  x.name = "x";
+  x.shape = {4};
+  x.bits = {f32(1), f32(2), f32(3), f32(4)};
+  c.inputs.push_back(x);
+  PreparedCase p = prepare_case(c);
+  KernelArgs got, expected;
+  const oracle::Verdict v = judge_case(p, &got, &expected);
+  INFO(v.str());
+  REQUIRE(v.outcome == oracle::Outcome::MissedError);
+  CampaignOptions o;
+  o.case_timeout = 120;  // a quarter for the reduction: enough for cold compiles
+  const auto dir = std::filesystem::temp_directory_path() / ("kir-reduce-campaign-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  CaseResult r = finish_case(o, p, v, got, expected, dir.string());
+  REQUIRE_FALSE(r.finding_dir.empty());
+  const Reproducer rep = read_reproducer_meta(r.finding_dir);
+  CHECK(rep.signature == v.signature());
+  std::cout << "reduce (campaign finding): " << count_ops(*p.module) << " -> " << count_ops(*load(rep.program)) << " ops\n";
+  CHECK(rep.program == R"(kernel @k(%y: Out<f32[N]>, %z: Out<f32[N]>) {
+  %c0 = const() {value = 0} : index
+  %i_c = const() {value = 1} : index
+  %i = full(%i_c) : index[N]
+  %rel = relation(%i) : relation<1 -> [N]>
+  %v_c = const() {value = 0.0} : f32
+  %r0 = relation(%c0) : relation<1 -> []>
+  view.store(%y, %r0, %v_c)
+  %yv = view.load(%y, %rel) : f32[N]
+  view.store(%z, %rel, %yv)
+}
+)");
+  CHECK(rep.dims == std::map<std::string, int64_t>{{"N", 2}});
+  CHECK(std::filesystem::exists(std::filesystem::path(r.finding_dir) / "expected" / "z.npy"));
   std::filesystem::remove_all(dir);
 }
 
@@ -324,6 +394,264 @@ TEST_CASE("a contract with f16 operands reduces to its operands, the contract an
   };
   ReduceResult r = reduce_program(kContractProgram, "k", a, pred);
   std::cout << "reduce (f16 contract): " << r.summary() << "\n";
-  for (const auto& s : r.steps) std::cout << "  " << s.pass << ": " << s.what << "\n";
-  std::cout << r.kir;
+  // The operands become f16 constants (simpler than loads: no relations), the exp goes, the
+  // other store and its reduce (with the helper) go, the extents go to 0; %b stays to bind K.
+  CHECK(r.ops_before == 31);
+  CHECK(r.kir == R"(kernel @k(%b: In<f16[K, N]>, %y: Out<f32[M, N]>) {
+  %va_c = const() {value = 0.0} : f16
+  %va = full(%va_c) : f16[M, K]
+  %vb_c = const() {value = 0.0} : f16
+  %vb = full(%vb_c) : f16[K, N]
+  %c = contract(%va, %vb) {batch = [], reduce = [[1, 0]]} : f32[M, N]
+  %ym_c = const() {value = 0} : index
+  %ym = full(%ym_c) : index[M, N]
+  %ry = relation(%ym, %ym) : relation<2 -> [M, N]>
+  view.store(%y, %ry, %c)
+}
+)");
+  CHECK(r.ops_after == 9);
+  CHECK(r.dims == std::map<std::string, int64_t>{{"K", 0}, {"M", 0}, {"N", 0}});
+}
+
+TEST_CASE("extents shrink to the smallest values where the predicate holds", "[fuzz][reduce]") {
+  // x(i, j) = 10 i + j in a padded, offset layout; the "bug": some y = 2 x is at least 70, which
+  // needs a row >= 3 and then a column >= 5: the smallest extents are M = 4, N = 6.
+  const char* program = R"(kernel @k(%x: In<f32[M, N], strides = [N + 2, 1], offset = 3>, %y: Out<f32[M, N]>) invocation {M = 8, N = 8} {
+  %c0 = const() {value = 0} : index
+  %m = dim(%x) {axis = 0} : index
+  %n = dim(%x) {axis = 1} : index
+  %dm = domain(%c0, %m) : domain<M>
+  %dn = domain(%c0, %n) : domain<N>
+  %im = indices(%dm) : index[M]
+  %in = indices(%dn) : index[N]
+  %bm = broadcast(%im) {dims = [0]} : index[M, N]
+  %bn = broadcast(%in) {dims = [1]} : index[M, N]
+  %rel = relation(%bm, %bn) : relation<2 -> [M, N]>
+  %v = view.load(%x, %rel) : f32[M, N]
+  %two = const() {value = 2.0} : f32
+  %t = full(%two) : f32[M, N]
+  %p = mul(%v, %t) : f32[M, N]
+  view.store(%y, %rel, %p)
+}
+)";
+  KernelArgs a;
+  std::vector<uint64_t> storage(3 + 7 * 10 + 8, f32(-1));
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) storage[3 + i * 10 + j] = f32(10 * i + j);
+  interp::HostView x = interp::make_host_view(DType::F32, {static_cast<int64_t>(storage.size())}, storage);
+  x.shape = {8, 8};
+  x.strides = {10, 1};
+  x.offset = 3;
+  a["x"] = x;
+  a["y"] = interp::make_host_view(DType::F32, {8, 8});
+  auto pred = [](const Module& m, const KernelArgs& args) {
+    try {
+      interp::Interpreter in(m);
+      in.run_kernel("k", args);
+    } catch (const std::exception&) {
+      return false;
+    }
+    const auto& y = std::get<interp::HostView>(args.at("y"));
+    for (size_t i = 0; i < y.storage->bits.size(); ++i)
+      if (y.storage->is_defined(static_cast<int64_t>(i)) && num::to_double(y.storage->bits[i], DType::F32) >= 70) return true;
+    return false;
+  };
+  ReduceResult r = reduce_program(program, "k", a, pred);
+  std::cout << "reduce (extents): " << r.summary() << "\n";
+  CHECK(r.dims == std::map<std::string, int64_t>{{"M", 4}, {"N", 6}});
+  INFO(r.kir);
+  CHECK(r.kir.find("invocation {M = 4, N = 6}") != std::string::npos);
+  // x is cut to its leading 4 x 6 elements, laid out again for strides [N + 2, 1] = [8, 1].
+  const auto& rx = std::get<interp::HostView>(r.args.at("x"));
+  CHECK(rx.shape == interp::Shape{4, 6});
+  CHECK(rx.strides == interp::Shape{8, 1});
+  CHECK(rx.offset == 3);
+  CHECK(rx.storage->bits.size() == static_cast<size_t>(3 + 3 * 8 + 6));
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 6; ++j) CHECK(rx.storage->bits[static_cast<size_t>(3 + i * 8 + j)] == f32(10 * i + j));
+  CHECK(std::get<interp::HostView>(r.args.at("y")).shape == interp::Shape{4, 6});
+  // The original arguments are untouched.
+  CHECK(std::get<interp::HostView>(a.at("x")).shape == interp::Shape{8, 8});
+}
+
+TEST_CASE("a wrong result of a backend mutant reduces to the select it swaps", "[fuzz][reduce][backend]") {
+  // A real backend bug, planted: the mutant select_swapped takes select's operands in the wrong
+  // order. The finding's signature names the stored value's op (mul), so that stays.
+  if (!cpu::mutants_compiled_in()) {
+    WARN("built with -DKIR_MUTANTS=OFF: no backend mutant to reduce a finding of");
+    return;
+  }
+  const char* program = R"(kernel @k(%x: In<f32[N]>, %c: In<f32[N]>, %y: Out<f32[N]>, %z: Out<f32[N]>) {
+  %c0 = const() {value = 0} : index
+  %n = dim(%x) {axis = 0} : index
+  %d = domain(%c0, %n) : domain<N>
+  %i = indices(%d) : index[N]
+  %rel = relation(%i) : relation<1 -> [N]>
+  %v = view.load(%x, %rel) : f32[N]
+  %w = view.load(%c, %rel) : f32[N]
+  %p = cmp(%v, %w) {pred = lt} : bool[N]
+  %e = exp(%v) : f32[N]
+  %s = select(%p, %e, %w) : f32[N]
+  %t = mul(%s, %v) : f32[N]
+  view.store(%y, %rel, %t)
+  %u = sub(%v, %w) : f32[N]
+  view.store(%z, %rel, %u)
+}
+)";
+  KernelArgs a = nan_args();
+  std::vector<uint64_t> c;
+  for (int i = 0; i < 8; ++i) c.push_back(f32(i % 2 ? 3.0 : -3.0));
+  a["c"] = interp::make_host_view(DType::F32, {8}, c);
+  struct Mutant {  // for this test only, even when a check fails
+    Mutant() { setenv("KIR_MUTANT", "select_swapped", 1); }
+    ~Mutant() { unsetenv("KIR_MUTANT"); }
+    Mutant(const Mutant&) = delete;
+    Mutant& operator=(const Mutant&) = delete;
+  } mutant;
+  auto m = load(program);
+  REQUIRE(m);
+  const oracle::Verdict v = judge_isolated(*m, "k", a, 60);
+  INFO(v.str());
+  CHECK(v.signature() == "wrong|bit-exact|mul|f32");
+  ReduceOptions o;
+  o.time_limit = 300;
+  ReduceResult r = reduce_program(program, "k", a, same_signature("k", v.signature(), 60), o);
+  std::cout << "reduce (backend mutant select_swapped): " << r.summary() << "\n";
+  // select(false, 0, -1) is -1; the mutant's 0 times 0 gives +0 where -1 times 0 is -0.
+  CHECK(r.kir == R"(kernel @k(%y: Out<f32[N]>) {
+  %i_c = const() {value = 0} : index
+  %i = full(%i_c) : index[N]
+  %rel = relation(%i) : relation<1 -> [N]>
+  %v_c = const() {value = 0.0} : f32
+  %v = full(%v_c) : f32[N]
+  %w_c = const() {value = -1.0} : f32
+  %w = full(%w_c) : f32[N]
+  %p_c = const() {value = false} : bool
+  %p = full(%p_c) : bool[N]
+  %s = select(%p, %v, %w) : f32[N]
+  %t = mul(%s, %v) : f32[N]
+  view.store(%y, %rel, %t)
+}
+)");
+  CHECK(r.ops_before == 14);
+  CHECK(r.dims == std::map<std::string, int64_t>{{"N", 1}});
+}
+
+TEST_CASE("reducer stress over generated programs (manual)", "[.][reduce-stress]") {
+  std::map<std::string, PassStats> by_pass;
+  int before = 0, after = 0;
+  double seconds = 0;
+  for (uint64_t seed = 500; seed < 800; ++seed) {
+    const GeneratedCase c = sample_case(seed, fuzz::test::size_for(seed)).value();
+    std::string why;
+    auto m = fuzz::test::load_case(c, why);
+    REQUIRE(m);
+    const KernelArgs args = case_args(*m, c);
+    // Runs on the interpreter and stores something: exercises every pass on real programs.
+    auto runs = [&](const Module& cand, const KernelArgs& a) {
+      Diagnostics d;
+      REQUIRE(verify_module(cand, d));
+      bool store = false;
+      for (const auto& f : cand.functions)
+        walk(f->body, [&](const Operation& op) { store = store || op.name == "view.store"; });
+      if (!store) return false;
+      interp::Options io;
+      io.max_steps = 5'000'000;
+      interp::Interpreter in(cand, io);
+      in.run_kernel(c.kernel, a);
+      return true;
+    };
+    ReduceOptions o;
+    o.time_limit = 10;
+    ReduceResult r = reduce_program(c.kir, c.kernel, args, runs, o);
+    if (!r.initial_fails) continue;
+    INFO("seed " << seed << "\n" << r.kir);
+    auto rm = load(r.kir);
+    REQUIRE(rm);
+    CHECK(runs(*rm, copy_args(r.args)));
+    before += r.ops_before;
+    after += r.ops_after;
+    seconds += r.seconds;
+    for (const auto& [p, st] : r.passes) {
+      by_pass[p].judged += st.judged;
+      by_pass[p].invalid += st.invalid;
+      by_pass[p].accepted += st.accepted;
+    }
+  }
+  std::cout << "stress: " << before << " -> " << after << " ops, " << seconds << " s; pass judged/invalid/accepted:";
+  for (const auto& [p, n] : by_pass) std::cout << " " << p << " " << n.judged << "/" << n.invalid << "/" << n.accepted;
+  std::cout << "\n";
+}
+
+TEST_CASE("reducer stress: output-preserving reductions of programs with calls and loops (manual)", "[.][reduce-stress]") {
+  std::map<std::string, PassStats> by_pass;
+  GenOptions g;
+  g.family_weights = {{"call", 30}, {"for", 10}, {"if", 10}, {"while", 5}, {"parallel", 5}};
+  int before = 0, after = 0, n = 0;
+  for (uint64_t seed = 900; seed < 1100; ++seed) {
+    const GeneratedCase c = sample_case(seed, fuzz::test::size_for(seed), g).value();
+    std::string why;
+    auto m = fuzz::test::load_case(c, why);
+    REQUIRE(m);
+    const KernelArgs args = case_args(*m, c);
+    auto outputs = [&](const Module& cand, const KernelArgs& a) {
+      interp::Options io;
+      io.max_steps = 5'000'000;
+      interp::Interpreter in(cand, io);
+      in.run_kernel(c.kernel, a);
+      std::map<std::string, std::vector<uint64_t>> out;
+      for (const auto& p : cand.find_function(c.kernel)->params())
+        if (p->type.is(TypeKind::View) && p->type.access() != Access::In)
+          out[p->name] = std::get<interp::HostView>(a.at(p->name)).storage->bits;
+      return out;
+    };
+    std::map<std::string, std::vector<uint64_t>> want;
+    try {
+      want = outputs(*m, copy_args(args));
+    } catch (const std::exception&) {
+      continue;
+    }
+    // Same outputs, same extents: only edits that keep this run's results.
+    ReduceOptions o;
+    o.time_limit = 10;
+    o.shrink_extents = false;
+    ReduceResult r = reduce_program(c.kir, c.kernel, args, [&](const Module& cand, const KernelArgs& a) {
+      auto got = outputs(cand, a);
+      for (const auto& [k, v] : got)
+        if (want.count(k) && want.at(k) != v) return false;
+      return got.size() == want.size();
+    }, o);
+    REQUIRE(r.initial_fails);
+    ++n;
+    before += r.ops_before;
+    after += r.ops_after;
+    for (const auto& [p, st] : r.passes) {
+      by_pass[p].judged += st.judged;
+      by_pass[p].invalid += st.invalid;
+      by_pass[p].accepted += st.accepted;
+    }
+  }
+  std::cout << "stress (outputs kept): " << n << " programs, " << before << " -> " << after << " ops; pass judged/invalid/accepted:";
+  for (const auto& [p, s] : by_pass) std::cout << " " << p << " " << s.judged << "/" << s.invalid << "/" << s.accepted;
+  std::cout << "\n";
+}
+
+TEST_CASE("reducer stress: large programs (manual)", "[.][reduce-stress]") {
+  GenOptions g;
+  g.max_ops = 60;
+  for (uint64_t seed = 7; seed < 10; ++seed) {
+    const GeneratedCase c = sample_case(seed, 100, g).value();
+    std::string why;
+    auto m = fuzz::test::load_case(c, why);
+    REQUIRE(m);
+    // Every store stays: the reducer has to work through the whole program.
+    int stores0 = 0;
+    for (const auto& f : m->functions) walk(f->body, [&](const Operation& op) { stores0 += op.name == "view.store"; });
+    ReduceResult r = reduce_program(c.kir, c.kernel, case_args(*m, c), [&](const Module& cand, const KernelArgs&) {
+      int stores = 0;
+      for (const auto& f : cand.functions) walk(f->body, [&](const Operation& op) { stores += op.name == "view.store"; });
+      return stores >= stores0;
+    });
+    std::cout << "large: " << r.summary() << "\n";
+  }
 }

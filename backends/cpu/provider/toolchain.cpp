@@ -85,6 +85,11 @@ Toolchain detect_toolchain(const std::string& target_flags) {
   tc.version = probe_version(tc.compiler);
   tc.flags = {"-std=c++20",      "-O3",           "-fPIC", "-shared", "-fno-fast-math",
               "-ffp-contract=off", "-fno-math-errno", "-fvisibility=hidden", "-w"};
+  // GCC (seen with 12.2) miscompiles the guarded divisions generated code is full of: its phiopt
+  // pass rewrites `s = b == 0 ? 1 : b; s == -1` into `b == -1` but gives b the select's nonzero
+  // range, and a later pass then drops the `b == 0` guard — the kernel divides by zero
+  // (tests/backend/test_pipeline_small.cpp, "guarded integer division"). Clang is not affected.
+  if (tc.version.find("clang") == std::string::npos) tc.flags.push_back("-fno-ssa-phiopt");
   for (std::string& f : split_spaces(target_flags)) {
     if (changes_fp_semantics(f))
       throw std::invalid_argument("target flag '" + f + "' would change floating-point semantics");

@@ -106,6 +106,12 @@ oracle::Verdict judge_isolated(const Module& m, const std::string& kernel, const
   if (pid == 0) {
     ::close(fds[0]);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    // What the judge prints (compiler warnings, once per process) is no part of the verdict.
+    if (const int null = ::open("/dev/null", O_WRONLY); null >= 0) {
+      ::dup2(null, 1);
+      ::dup2(null, 2);
+      ::close(null);
+    }
     int code = 0;
     try {
       KernelArgs got, expected;
@@ -183,6 +189,8 @@ ReduceFindingResult reduce_finding(const std::string& dir, const ReduceFindingOp
     throw std::runtime_error(dir + " does not fail as recorded (" + res.signature + "); now: " + now.str());
   res.reduced = reduce_program(rep.program, rep.kernel, args,
                                same_signature(rep.kernel, res.signature, o.case_timeout, error_kind(now)), o.reduce);
+  if (!res.reduced.initial_fails)
+    throw std::runtime_error(dir + " failed as recorded once, then not when the reduction started (a flaky finding?)");
 
   FindingMeta meta;
   try {

@@ -2,11 +2,13 @@
 #include "fuzz/campaign/reduce/passes.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <set>
 
 #include "fuzz/campaign/reduce/rewrite.h"
 #include "kir/op_registry.h"
+#include "kir/text/printer.h"
 
 namespace kir::fuzz::reduce_detail {
 namespace {
@@ -18,14 +20,21 @@ std::string describe(const Operation& op) {
   return s;
 }
 
+// Where a candidate acts, in terms that survive other edits: the op's first result name, or
+// the op's text for an op without results.
+std::string anchor_of(const Operation& op) { return op.results.empty() ? print_op(op) : "%" + op.results[0]->name; }
+
 // A candidate acting on the op at `ref` of the clone.
-Candidate on_op(OpRef ref, std::string what, std::function<bool(Module&, Function&, Operation&, State&)> fn) {
-  return {std::move(what), [ref, fn = std::move(fn)](Module& m, State& st) {
+Candidate on_op(OpRef ref, const Operation& at, std::string what,
+                std::function<bool(Module&, Function&, Operation&, State&)> fn) {
+  return {std::move(what),
+          [ref, fn = std::move(fn)](Module& m, State& st) {
             Operation* op = find_op(m, ref);
             if (!op) return false;
             Function* f = function_of(m, op);
             return f && fn(m, *f, *op, st);
-          }};
+          },
+          anchor_of(at)};
 }
 
 // ---- other kernels ----------------------------------------------------------------------------
@@ -42,7 +51,8 @@ std::vector<Candidate> other_kernels(const Module& m, const State& st) {
                          return true;
                        }
                      return false;
-                   }});
+                   },
+                   "@" + name});
   }
   return out;
 }
@@ -71,7 +81,8 @@ std::vector<Candidate> extents(const Module& m, const State& st) {
                        st2.dims = std::move(dims);
                        if (auto it = kk->invocation.find(s); it != kk->invocation.end()) it->second = Attribute::integer(c);
                        return true;
-                     }});
+                     },
+                     s});
     }
   }
   return out;
@@ -92,7 +103,7 @@ std::vector<Candidate> unwrap(const Module& m, const State&) {
     const std::string d = describe(*op);
     if (op->name == "if" && op->regions.size() == 2) {
       for (size_t k = 0; k < 2; ++k)
-        out.push_back(on_op(ref, "if " + d + " -> its " + (k ? "else" : "then") + " branch",
+        out.push_back(on_op(ref, *op, "if " + d + " -> its " + (k ? "else" : "then") + " branch",
                             [k](Module&, Function& f, Operation& o, State&) {
                               std::vector<Value*> y;
                               if (!splice_before(f, o, *o.regions[k], {}, {"yield"}, y)) return false;
@@ -100,12 +111,12 @@ std::vector<Candidate> unwrap(const Module& m, const State&) {
                               return true;
                             }));
     } else if (op->name == "for" && op->regions.size() == 1 && !op->operands.empty()) {
-      out.push_back(on_op(ref, "delete loop " + d, [](Module&, Function& f, Operation& o, State&) {
+      out.push_back(on_op(ref, *op, "delete loop " + d, [](Module&, Function& f, Operation& o, State&) {
         replace_op(f, o, std::vector<Value*>(o.operands.begin() + 1, o.operands.end()));
         return true;
       }));
       if (domain_begin(*op))
-        out.push_back(on_op(ref, "loop " + d + " -> its first iteration", [](Module&, Function& f, Operation& o, State&) {
+        out.push_back(on_op(ref, *op, "loop " + d + " -> its first iteration", [](Module&, Function& f, Operation& o, State&) {
           std::vector<Value*> args{domain_begin(o)};
           args.insert(args.end(), o.operands.begin() + 1, o.operands.end());
           std::vector<Value*> y;
@@ -114,12 +125,12 @@ std::vector<Candidate> unwrap(const Module& m, const State&) {
           return true;
         }));
     } else if (op->name == "while" && op->regions.size() == 2) {
-      out.push_back(on_op(ref, "delete loop " + d, [](Module&, Function& f, Operation& o, State&) {
+      out.push_back(on_op(ref, *op, "delete loop " + d, [](Module&, Function& f, Operation& o, State&) {
         replace_op(f, o, std::vector<Value*>(o.operands.begin(), o.operands.end()));
         return true;
       }));
       for (bool once : {false, true})
-        out.push_back(on_op(ref, "loop " + d + (once ? " -> one iteration" : " -> its condition region only"),
+        out.push_back(on_op(ref, *op, "loop " + d + (once ? " -> one iteration" : " -> its condition region only"),
                             [once](Module&, Function& f, Operation& o, State&) {
                               std::vector<Value*> v;
                               if (!splice_before(f, o, *o.regions[0], o.operands, {"condition"}, v) || v.empty())
@@ -134,12 +145,12 @@ std::vector<Candidate> unwrap(const Module& m, const State&) {
                               return true;
                             }));
     } else if (op->name == "parallel" && op->regions.size() == 1) {
-      out.push_back(on_op(ref, "delete " + d, [](Module&, Function&, Operation& o, State&) {
+      out.push_back(on_op(ref, *op, "delete " + d, [](Module&, Function&, Operation& o, State&) {
         erase_op(o);
         return true;
       }));
       if (domain_begin(*op))
-        out.push_back(on_op(ref, d + " -> its body at one point", [](Module&, Function& f, Operation& o, State&) {
+        out.push_back(on_op(ref, *op, d + " -> its body at one point", [](Module&, Function& f, Operation& o, State&) {
           std::vector<Value*> y;
           if (!splice_before(f, o, *o.regions[0], {domain_begin(o)}, {"yield"}, y)) return false;
           erase_op(o);
@@ -152,7 +163,7 @@ std::vector<Candidate> unwrap(const Module& m, const State&) {
 
 // ---- delete ops whose results nothing uses (stores, atomics, calls, region ops) ---------------
 
-std::vector<Candidate> deletions(const Module& m, const State&) {
+std::vector<Candidate> deletions(const Module& m, const State& st) {
   std::vector<OpRef> refs;
   std::vector<std::string> names;
   std::vector<Uses> uses;
@@ -181,11 +192,28 @@ std::vector<Candidate> deletions(const Module& m, const State&) {
                        // Inner ops before the ops holding them (reverse pre-order per function).
                        for (size_t i = ops.size(); i-- > 0;) erase_op(*ops[i]);
                        return !ops.empty();
-                     }});
+                     },
+                     what});
     }
     if (size == 1) break;
   }
-  return out;
+  // Biggest cut first: ops left after each candidate and the dead code it leaves behind.
+  std::vector<std::pair<int, size_t>> order;
+  for (size_t i = 0; i < out.size(); ++i) {
+    std::unique_ptr<Module> c = clone(m);
+    State s;
+    s.kernel = st.kernel;
+    int left = INT32_MAX;
+    if (out[i].apply(*c, s)) {
+      eliminate_dead_code(*c);
+      left = count_ops(*c);
+    }
+    order.push_back({left, i});
+  }
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Candidate> sorted;
+  for (const auto& [left, i] : order) sorted.push_back(std::move(out[i]));
+  return sorted;
 }
 
 // ---- inline calls -----------------------------------------------------------------------------
@@ -194,12 +222,39 @@ std::vector<Candidate> inlining(const Module& m, const State&) {
   std::vector<Candidate> out;
   for (const auto& [ref, op] : all_ops(m))
     if (op->name == "call")
-      out.push_back(on_op(ref, "inline " + describe(*op) + " of @" + (op->attr("callee") ? op->attr("callee")->s : "?"),
+      out.push_back(on_op(ref, *op, "inline " + describe(*op) + " of @" + (op->attr("callee") ? op->attr("callee")->s : "?"),
                           [](Module& mm, Function& f, Operation& o, State&) { return inline_call(mm, f, o); }));
   return out;
 }
 
 // ---- replace a result by a simpler value ------------------------------------------------------
+
+// Sorts out[from..] by the size of the program each candidate leaves (dead code removed):
+// (ops other than constants, ops); candidates that do not apply go last.
+void best_first(const Module& m, const State& st, std::vector<Candidate>& out, size_t from) {
+  if (out.size() - from < 2) return;
+  std::vector<std::pair<std::pair<int, int>, size_t>> order;
+  for (size_t i = from; i < out.size(); ++i) {
+    std::unique_ptr<Module> c = clone(m);
+    State s;
+    s.kernel = st.kernel;
+    std::pair<int, int> size{INT32_MAX, INT32_MAX};
+    if (out[i].apply(*c, s)) {
+      eliminate_dead_code(*c);
+      size = {0, 0};
+      for (const auto& f : c->functions)
+        walk(f->body, [&](const Operation& o) {
+          size.first += !is_leaf(o);
+          ++size.second;
+        });
+    }
+    order.push_back({size, i});
+  }
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Candidate> sorted;
+  for (const auto& [size, i] : order) sorted.push_back(std::move(out[i]));
+  for (size_t i = 0; i < sorted.size(); ++i) out[from + i] = std::move(sorted[i]);
+}
 
 std::vector<Attribute> simple_constants(DType d, bool special) {
   if (d == DType::Bool) return {Attribute::boolean(false), Attribute::boolean(true)};
@@ -226,8 +281,9 @@ std::vector<Value*> earlier_values(const Operation& op, const Type& t, size_t ma
   return out;
 }
 
-std::vector<Candidate> replacements(const Module& m, const State&, bool special) {
+std::vector<Candidate> replacements(const Module& m, const State& st, bool special) {
   std::vector<Candidate> out;
+  size_t group_start = 0;
   for (const auto& [ref, op] : all_ops(m)) {
     if (is_leaf(*op) || is_terminator(op->name)) continue;
     for (size_t ri = 0; ri < op->results.size(); ++ri) {
@@ -237,7 +293,7 @@ std::vector<Candidate> replacements(const Module& m, const State&, bool special)
       // Constants (scalar or tensor of a dtype; enums and aggregates have none).
       if (t.is_shaped_or_scalar()) {
         for (const Attribute& c : simple_constants(t.dtype(), special)) {
-          out.push_back(on_op(ref, "replace " + rn + " (" + op->name + ") by " + c.str(),
+          out.push_back(on_op(ref, *op, "replace " + rn + " (" + op->name + ") by " + c.str(),
                               [ri, c](Module&, Function& f, Operation& o, State&) {
                                 Value* old = o.results[ri].get();
                                 std::set<std::string> taken = value_names(f);
@@ -258,11 +314,13 @@ std::vector<Candidate> replacements(const Module& m, const State&, bool special)
       }
       // Operands of the same type, then earlier values of that type.
       std::vector<const Value*> seen;
+      const OpRef at = ref;  // copies: older compilers do not let a lambda capture structured bindings
+      const Operation& at_op = *op;
       auto add_value = [&](const Value* v, const std::string& how) {
         if (v == res || std::find(seen.begin(), seen.end(), v) != seen.end()) return;
         seen.push_back(v);
         const std::string vn = v->name;
-        out.push_back(on_op(ref, "replace " + rn + " (" + op->name + ") by " + how + " %" + vn,
+        out.push_back(on_op(at, at_op, "replace " + rn + " (" + at_op.name + ") by " + how + " %" + vn,
                             [ri, vn](Module&, Function& f, Operation& o, State&) {
                               Value* target = nullptr;
                               for (Value* x : o.operands)
@@ -278,6 +336,10 @@ std::vector<Candidate> replacements(const Module& m, const State&, bool special)
       for (const Value* v : op->operands)
         if (v->type == t) add_value(v, "operand");
       for (const Value* v : earlier_values(*op, t, 3)) add_value(v, "earlier value");
+      // The variants of this result, best first: fewest ops other than constants, then fewest
+      // ops, once dead code is gone (a constant cuts whole chains; an existing value adds no op).
+      best_first(m, st, out, group_start);
+      group_start = out.size();
     }
   }
   return out;
@@ -302,10 +364,19 @@ std::vector<Candidate> parameters(const Module& m, const State& st) {
                          args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
                          for (size_t j = 0; j < args.size(); ++j) args[j]->index = static_cast<unsigned>(j);
                          st2.args.erase(n);
+                         // The default invocation names only extents the remaining views still have.
+                         std::set<std::string> syms;
+                         for (const auto& a : args)
+                           if (a->type.is(TypeKind::View))
+                             for (const auto& e : a->type.shape())
+                               for (const auto& sym : e.symbols()) syms.insert(sym);
+                         for (auto it = kk->invocation.begin(); it != kk->invocation.end();)
+                           it = syms.count(it->first) ? std::next(it) : kk->invocation.erase(it);
                          return true;
                        }
                      return false;
-                   }});
+                   },
+                   "%" + n});
   }
   return out;
 }
@@ -349,7 +420,7 @@ std::vector<Candidate> constants(const Module& m, const State&) {
     const Attribute* a = op->attr("value");
     if (!a) continue;
     for (const Attribute& c : simpler_values(*a, op->results[0]->type.dtype()))
-      out.push_back(on_op(ref, "constant %" + op->results[0]->name + " = " + a->str() + " -> " + c.str(),
+      out.push_back(on_op(ref, *op, "constant %" + op->results[0]->name + " = " + a->str() + " -> " + c.str(),
                           [c](Module&, Function&, Operation& o, State&) {
                             o.attrs["value"] = c;
                             return true;
@@ -366,7 +437,7 @@ std::vector<Candidate> attributes(const Module& m, const State&) {
     if (op->name == "const" || op->name == "call") continue;
     for (const auto& [key, val] : op->attrs) {
       const std::string k = key;
-      out.push_back(on_op(ref, "drop {" + k + "} of " + describe(*op), [k](Module&, Function&, Operation& o, State&) {
+      out.push_back(on_op(ref, *op, "drop {" + k + "} of " + describe(*op), [k](Module&, Function&, Operation& o, State&) {
         return o.attrs.erase(k) == 1;
       }));
     }
@@ -420,7 +491,7 @@ std::vector<Pass> reduction_passes(const ReduceOptions& o) {
   p.push_back({"kernels", other_kernels});
   if (o.shrink_extents) p.push_back({"extents", extents});
   p.push_back({"unwrap", unwrap});
-  p.push_back({"delete", deletions});
+  p.push_back({"delete", deletions, true});
   p.push_back({"inline", inlining});
   const bool special = o.special_constants;
   p.push_back({"replace", [special](const Module& m, const State& st) { return replacements(m, st, special); }});

@@ -22,11 +22,15 @@ struct State {
 struct Candidate {
   std::string what;
   std::function<bool(Module&, State&)> apply;  // false: not applicable (nothing to try)
+  // Where it acts (an op's first result name, an extent symbol, ...): after an accepted step the
+  // pass goes on at the first candidate of the next place it had not tried yet.
+  std::string anchor;
 };
 
 struct Pass {
   std::string name;
   std::function<std::vector<Candidate>(const Module&, const State&)> candidates;
+  bool restart = false;  // after an accepted step, start over (candidates ordered by size, not place)
 };
 
 std::vector<Pass> reduction_passes(const ReduceOptions& o);

@@ -4,6 +4,7 @@
 #include <array>
 #include <chrono>
 #include <iomanip>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <unordered_map>
@@ -161,6 +162,23 @@ std::unique_ptr<Module> load(const std::string& text, const std::string& file) {
   return m;
 }
 
+// Where a pass goes on after accepting cands[i]: the first candidate of `next` at the accepted
+// candidate's place when that still has candidates, else at the first later place of `cands`
+// that `next` still has; else the same index.
+size_t resume_at(const std::vector<Candidate>& cands, size_t i, const std::vector<Candidate>& next) {
+  auto find = [&](const std::string& a) -> std::optional<size_t> {
+    if (a.empty()) return std::nullopt;
+    for (size_t j = 0; j < next.size(); ++j)
+      if (next[j].anchor == a) return j;
+    return std::nullopt;
+  };
+  if (auto j = find(cands[i].anchor)) return *j;
+  for (size_t k = i + 1; k < cands.size(); ++k)
+    if (cands[k].anchor != cands[i].anchor)
+      if (auto j = find(cands[k].anchor)) return *j;
+  return std::min(i, next.size());
+}
+
 }  // namespace
 
 ReduceResult reduce_program(const std::string& kir_text, const std::string& kernel, const KernelArgs& args,
@@ -219,6 +237,7 @@ ReduceResult reduce_program(const std::string& kir_text, const std::string& kern
     std::unique_ptr<Module> parsed = load(text, file);
     if (!parsed) {
       ++r.invalid;
+      ++r.passes[pass].invalid;
       return Tried::Skipped;
     }
     text = print_module(*parsed);
@@ -231,7 +250,9 @@ ReduceResult reduce_program(const std::string& kir_text, const std::string& kern
     const Measure mm = measure(*parsed, s, text);
     if (!(mm < cur_measure)) return Tried::Skipped;
     if (out_of_budget()) return Tried::Budget;
+    ++r.passes[pass].judged;
     if (!judge(*parsed, s.args)) return Tried::Rejected;
+    ++r.passes[pass].accepted;
     cur = std::move(parsed);
     cur_text = std::move(text);
     cur_measure = mm;
@@ -254,7 +275,9 @@ ReduceResult reduce_program(const std::string& kir_text, const std::string& kern
           stop = true;
         } else if (t == Tried::Accepted) {
           progress = true;
-          cands = p.candidates(*cur, st);  // same position: the next candidate of the smaller program
+          std::vector<Candidate> next = p.candidates(*cur, st);
+          i = p.restart ? 0 : resume_at(cands, i, next);
+          cands = std::move(next);
         } else {
           ++i;
         }

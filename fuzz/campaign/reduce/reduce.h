@@ -51,6 +51,10 @@ struct ReduceStep {
   int ops = 0;  // ops of the program after the step
 };
 
+struct PassStats {
+  int64_t judged = 0, invalid = 0, accepted = 0;
+};
+
 struct ReduceResult {
   std::string kir;                       // the reduced program (canonical text; the input when nothing was accepted)
   KernelArgs args;                       // its arguments
@@ -62,6 +66,7 @@ struct ReduceResult {
   double seconds = 0;
   bool initial_fails = false;            // the predicate held for the input (else nothing was tried)
   bool exhausted = false;                // a budget ran out before the fixpoint
+  std::map<std::string, PassStats> passes;  // per pass ("dce" for the first dead-code step)
   std::string summary() const;           // "reduced 31 -> 9 ops in 14 steps (212 candidates, 3.1 s)"
 };
 
