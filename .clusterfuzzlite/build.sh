@@ -8,6 +8,10 @@
 # image has only what is in $OUT. fuzz_differential also needs a C++ compiler at run time (the
 # generated kernels are compiled by it): it is shipped only with KIR_CFLITE_DIFFERENTIAL=1, for
 # a runner that has one (see docs/fuzzing.md).
+# The distribution's C++ libraries (yaml-cpp, fmt, rapidcheck) are built against libstdc++: the
+# OSS-Fuzz default -stdlib=libc++ would not link with them (fine for ASan and UBSan; MSan would
+# need every library instrumented, which is why project.yaml lists only those two).
+CXXFLAGS=${CXXFLAGS//-stdlib=libc++/}
 build=$WORK/kir-build
 cmake -S "$SRC/kir" -B "$build" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release \

@@ -86,7 +86,14 @@ std::string pointwise_on(Ctx& c, FnBuilder& fb, Rng& r, const PoolValue& x) {
 }
 
 bool fam_binary(Ctx& c, FnBuilder& fb, Rng& r) {
-  binary_with(c, fb, r, operand(c, fb, r, [](const VType& t) { return is_compute(t.dt); }, is_compute));
+  const PoolValue a = operand(c, fb, r, [](const VType& t) { return is_compute(t.dt); }, is_compute);
+  if (is_float(a.type.dt) && r.chance(0.4)) {  // a * b + c, the most common chain (two roundings)
+    const std::string m = fb.def("mul(" + a.name + ", " + get(c, fb, r, a.type) + ")", a.type, false);
+    fb.def("add(" + m + ", " + get(c, fb, r, a.type) + ")", a.type);
+    c.family("binary.muladd");
+    return true;
+  }
+  binary_with(c, fb, r, a);
   return true;
 }
 

@@ -82,7 +82,10 @@ bool fam_quantize(Ctx& c, FnBuilder& fb, Rng& r) {
     return s;
   };
   if (!c.fits(fb, with(K))) return false;
-  const std::string v = get(c, fb, r, VType::of(DType::F32, with(K)));
+  // Mostly data from a new In view: a constant source (all zeros, say) quantizes to nothing.
+  const VType vt = VType::of(DType::F32, with(K));
+  const std::string v = r.chance(0.7) ? fb.def("view.load(" + new_view(c, vt, Access::In, &r) + ", " + ident_relation(c, fb, vt.shape) + ")", vt)
+                                      : get(c, fb, r, vt);
   const VType d = VType::of(DType::F32, with(NB)), qs = VType::of(DType::I8, with(K)), bs = VType::of(DType::I16, with(K16));
   const std::string rt = "record<d: " + d.str() + ", qs: " + qs.str() + ", bsums: " + bs.str() + ">";
   const std::string q = fb.def_raw("quantize(" + v + ") {format = q8_k}", rt);

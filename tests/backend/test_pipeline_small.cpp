@@ -199,6 +199,69 @@ kernel @k(%a: In<index[M, N]>, %y: Out<index[N, M]>) {
   CHECK(btest::values(btest::out_view(out, "y")) == std::vector<double>{0, 0, 0, 0, 0, 0});
 }
 
+TEST_CASE("fusion keeps a value nobody reads when computing it can fault", "[C5][C14]") {
+  // Regression (fuzz, missed error): fusion dropped the unused `shl`, so the native run returned
+  // a result where the interpreter reports the out-of-range shift amount 16.
+  auto m = btest::load(R"(
+kernel @k(%x: In<i16[N]>, %y: Out<i16[N]>) {
+  %zero = const() {value = 0} : index
+  %n = dim(%x) {axis = 0} : index
+  %d = domain(%zero, %n) : domain<N>
+  %i = indices(%d) : index[N]
+  %rel = relation(%i) : relation<1 -> [N]>
+  %v = view.load(%x, %rel) : i16[N]
+  %s = shl(%v, %v) : i16[N]
+  %c = cast(%s) : bool[N]
+  view.store(%y, %rel, %v)
+}
+)");
+  std::map<std::string, interp::KernelArg> bad = {{"x", btest::view(DType::I16, {3}, {1, 16, 2})},
+                                                 {"y", btest::view(DType::I16, {3})}};
+  std::map<std::string, interp::KernelArg> out;
+  auto d = oracle::run_differential(*m, "k", bad, &out, btest::options());
+  INFO(d.str());
+  CHECK(d.interp_error.find("shl") != std::string::npos);
+  CHECK(d.backend_error.find("shl") != std::string::npos);  // located at the shl
+  CHECK(d.agree());
+  std::map<std::string, interp::KernelArg> good = {{"x", btest::view(DType::I16, {3}, {1, 15, 2})},
+                                                  {"y", btest::view(DType::I16, {3})}};
+  auto res = btest::differential(*m, "k", good);
+  CHECK(btest::values(btest::out_view(res, "y")) == std::vector<double>{1, 15, 2});
+}
+
+TEST_CASE("a select evaluates an operand that can fault even where the other is chosen", "[C5][C14]") {
+  // Found by hand next to the fuzz finding above: the `shl` fused into the select's arm was only
+  // evaluated where chosen, so an out-of-range amount in another lane went unreported.
+  auto m = btest::load(R"(
+kernel @k(%x: In<i16[N]>, %y: Out<i16[N]>) {
+  %zero = const() {value = 0} : index
+  %n = dim(%x) {axis = 0} : index
+  %d = domain(%zero, %n) : domain<N>
+  %i = indices(%d) : index[N]
+  %rel = relation(%i) : relation<1 -> [N]>
+  %v = view.load(%x, %rel) : i16[N]
+  %s = shl(%v, %v) : i16[N]
+  %c16 = const() {value = 16} : i16
+  %b16 = broadcast(%c16) {dims = []} : i16[N]
+  %ok = cmp(%v, %b16) {pred = lt} : bool[N]
+  %r = select(%ok, %s, %v) : i16[N]
+  view.store(%y, %rel, %r)
+}
+)");
+  std::map<std::string, interp::KernelArg> bad = {{"x", btest::view(DType::I16, {3}, {1, 16, 2})},
+                                                 {"y", btest::view(DType::I16, {3})}};
+  std::map<std::string, interp::KernelArg> out;
+  auto d = oracle::run_differential(*m, "k", bad, &out, btest::options());
+  INFO(d.str());
+  CHECK(d.interp_error.find("shl") != std::string::npos);
+  CHECK(d.backend_error.find("shl") != std::string::npos);
+  CHECK(d.agree());
+  std::map<std::string, interp::KernelArg> good = {{"x", btest::view(DType::I16, {3}, {1, 15, 2})},
+                                                  {"y", btest::view(DType::I16, {3})}};
+  auto res = btest::differential(*m, "k", good);
+  CHECK(btest::values(btest::out_view(res, "y")) == std::vector<double>{2, -32768, 8});  // 1<<1, 15<<15, 2<<2
+}
+
 TEST_CASE("task partition: a large unique-write nest runs as blocked tasks with a tail", "[C5][C1]") {
   auto m = btest::load(kChain);
   auto src = cpu::compile_to_source(*m, "chain", btest::options());

@@ -115,9 +115,10 @@ void op_cmp(Builder& B, const Operation& op) {
 
 void op_select(Builder& B, const Operation& op) {
   DType d = value_dtype(result_type(op));
+  const int32_t id = B.origin(op);
   pointwise(B, op, d, [&](const std::vector<ExprP>& a) {
-    if (mutant_active(MutantId::SelectSwapped)) return make_select(a[0], a[2], a[1]);
-    return make_select(a[0], a[1], a[2]);
+    if (mutant_active(MutantId::SelectSwapped)) return make_select(a[0], a[2], a[1], id);
+    return make_select(a[0], a[1], a[2], id);
   });
 }
 

@@ -70,9 +70,10 @@ ExprP make_compare(const std::string& op, ExprP a, ExprP b) {
   return e;
 }
 
-ExprP make_select(ExprP c, ExprP a, ExprP b) {
+ExprP make_select(ExprP c, ExprP a, ExprP b, int32_t op_id) {
   auto e = node(ExprKind::Select, a->dtype);
   e->args = {std::move(c), std::move(a), std::move(b)};
+  e->op_id = op_id;
   return e;
 }
 
@@ -139,6 +140,12 @@ ExprP index_min(ExprP a, ExprP b) {
 
 bool may_fault(const Expr& e) {
   switch (e.kind) {
+    case ExprKind::Load:  // a checked load (it has an op)
+      if (e.op_id >= 0) return true;
+      break;
+    case ExprKind::Random:  // an index counter is checked (negative: a fault)
+      if (e.args.size() == 2 && e.args[1]->dtype == DType::Index) return true;
+      break;
     case ExprKind::Binary:
       if (is_integer(e.dtype) && (e.op == "div" || e.op == "rem" || e.op == "shl" || e.op == "shr")) return true;
       break;

@@ -79,7 +79,10 @@ ExprP make_view_dim(BufId b, int axis);
 ExprP make_unary(const std::string& op, ExprP a, int32_t op_id = kNone);
 ExprP make_binary(const std::string& op, ExprP a, ExprP b, int32_t op_id = kNone);
 ExprP make_compare(const std::string& op, ExprP a, ExprP b);
-ExprP make_select(ExprP c, ExprP a, ExprP b);
+// With op_id set, the select of a KIR `select` op: both operands are values of the kernel, so
+// an operand that can fault is evaluated (and faults) whichever is chosen. Without, a guard the
+// backend made (a masked load's fill): only the chosen operand is evaluated.
+ExprP make_select(ExprP c, ExprP a, ExprP b, int32_t op_id = kNone);
 ExprP make_cast(ExprP a, DType to, int32_t op_id = kNone);
 ExprP make_bitcast(ExprP a, DType to);
 ExprP make_math(const std::string& fn, ExprP a);
@@ -90,7 +93,9 @@ ExprP index_mul(ExprP a, ExprP b);
 ExprP index_min(ExprP a, ExprP b);
 std::optional<int64_t> const_index(const ExprP& e);  // the value of an index/integer constant
 
-// Whether evaluating `e` may fault (integer div/rem/shift, invalid cast, checked load).
+// Whether evaluating `e` may fault (integer div/rem/shift, float-to-integer cast, checked load,
+// random bits of an index counter). The one predicate for fusion's dead-value rule and the
+// serializer's status checks.
 bool may_fault(const Expr& e);
 // Whether `e` reads buffer `b` / any buffer.
 bool reads_buffer(const Expr& e, BufId b);

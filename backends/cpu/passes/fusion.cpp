@@ -5,7 +5,8 @@
 // math: index arithmetic, constants, casts, loads) or read exactly once, and only across siblings that do not
 // write anything the value reads (views written in between, loop carries copied). Run before
 // expansion (pointwise chains, view loads into stores) and after (operands into the loops of
-// reduce, scan and contract). Invalidates: buffer uses, lifetimes.
+// reduce, scan and contract). A value nobody reads is dropped unless computing it can fault.
+// Invalidates: buffer uses, lifetimes.
 #include <algorithm>
 
 #include "backends/cpu/passes/pass.h"
@@ -106,7 +107,9 @@ bool fuse_list(Program& P, std::vector<StmtP>& list, const std::vector<BufferUse
         list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
         return true;
       }
-      if (total == 0) {  // a value nobody reads
+      // A value nobody reads is dropped — unless computing it can fault: that fault is the
+      // kernel's (the interpreter reports it), so the value is still computed.
+      if (total == 0 && !may_fault(*s.value)) {
         P.buf(s.buf).dead = true;
         list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
         return true;

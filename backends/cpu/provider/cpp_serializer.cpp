@@ -106,7 +106,12 @@ class Writer {
       }
       case ExprKind::Compare:
         return "uint8_t(kir_rt::" + e.op + "_" + dt(e.from) + "(" + a(0) + ", " + a(1) + "))";
-      case ExprKind::Select: return "(" + a(0) + " ? " + a(1) + " : " + a(2) + ")";
+      case ExprKind::Select:
+        // A KIR select (it has an op) whose operand can fault evaluates both operands, as the
+        // interpreter does; a guard the backend made (a masked load's fill) evaluates only one.
+        if (e.op_id >= 0 && (may_fault(*e.args[1]) || may_fault(*e.args[2])))
+          return "kir_gen::sel<" + T + ">(" + a(0) + ", " + a(1) + ", " + a(2) + ")";
+        return "(" + a(0) + " ? " + a(1) + " : " + a(2) + ")";
       case ExprKind::Cast: {
         std::string f = "kir_rt::cast_" + dt(e.from) + "_" + dt(e.dtype);
         if (!cast_can_fail(e.from, e.dtype)) return f + "(" + a(0) + ")";
@@ -143,13 +148,7 @@ class Writer {
 
   bool stmt_may_fault(const Stmt& s) const {
     bool f = false;
-    auto visit = [&](const Expr& e, auto&& self) -> void {
-      if (e.kind == ExprKind::Load && e.op_id >= 0) f = true;
-      if (e.kind == ExprKind::Random && e.args.size() == 2 && e.args[1]->dtype == DType::Index) f = true;
-      if (may_fault(e)) f = true;
-      for (const auto& x : e.args) self(*x, self);
-    };
-    for_each_expr(s, [&](const Expr& e) { visit(e, visit); });
+    for_each_expr(s, [&](const Expr& e) { f = f || may_fault(e); });
     return f;
   }
 

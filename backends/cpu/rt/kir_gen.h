@@ -45,6 +45,11 @@ inline T fl(Status& st, int32_t op, F&& f) {
 
 inline bool inb(int64_t i, int64_t n) { return static_cast<uint64_t>(i) < static_cast<uint64_t>(n); }
 
+// A KIR select whose operands can fault: both are evaluated (they are the call's arguments), so
+// a fault in the operand not chosen is noted, as in the interpreter.
+template <class T>
+inline T sel(uint8_t c, T a, T b) { return c ? a : b; }
+
 // The value of an out-of-bounds read: notes the fault and reads nothing.
 template <class T>
 inline T oob(Status& st, int32_t op) {

@@ -568,7 +568,7 @@ inline double abs_f64(double a) {
 #ifdef KIR_MUTANT_MINMAX_NAN_DROPPED  // seeded mutant (backends/cpu/mutants/mutants.h): fmin/fmax
 #define KIR_RT_MINMAX_NAN(a, b, nan, r) ((a) != (a) ? (b) : (b) != (b) ? (a) : (r))
 #else
-#define KIR_RT_MINMAX_NAN(a, b, nan, r) (((a) != (a)) | ((b) != (b)) ? (nan) : (r))
+#define KIR_RT_MINMAX_NAN(a, b, nan, r) ((((a) != (a)) | ((b) != (b))) ? (nan) : (r))
 #endif
 // Equal values differ only as ±0, where OR of the codes picks -0 (min) and AND +0 (max).
 inline float min_f32(float a, float b) {
