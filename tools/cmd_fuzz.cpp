@@ -5,6 +5,7 @@
 // (it reproduces), 0 when the backend now passes it; reduce 0 when it wrote the reduced finding.
 #include <iostream>
 
+#include "backends/cpu/driver/compiler.h"
 #include "backends/cpu/mutants/mutants.h"
 #include "fuzz/campaign/campaign.h"
 #include "fuzz/campaign/reduce/finding.h"
@@ -55,6 +56,7 @@ int run_fuzz(FuzzArgs a) {
 int run_repro(const std::string& dir) {
   try {
     fuzz::Reproducer r = fuzz::read_reproducer_meta(dir);
+    cpu::set_cxx_opt_level(r.cxx_opt);
     Diagnostics diags;
     auto m = parse_module(r.program, r.program_path, diags);
     if (!m || !verify_module(*m, diags)) {
@@ -120,7 +122,10 @@ void register_fuzz_commands(CLI::App& app, int& exit_code) {
   fz->add_option("--jobs", fa.o.jobs, "Worker processes at once (default 2)");
   fz->add_option("--shard", fa.shard, "i/n: run the cases whose number is i modulo n (merge shards by summing their summaries)");
   fz->add_option("--out", fa.o.out, "Campaign directory: journal.tsv, findings/, summary.json (resumes when it exists)");
-  fz->add_option("--batch", fa.o.batch, "Cases per worker process, compiled as one shared object (default 12)");
+  fz->add_option("--batch", fa.o.batch, "Cases per worker process, compiled as one shared object per C++ level (default 64)");
+  fz->add_option("--cxx-opt", fa.o.cxx_opt, "C++ optimization levels the kernels are compiled at, one per case drawn from this list (default 0,0,0,0,0,0,0,3)")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 3));
   fz->add_option("--case-timeout", fa.o.case_timeout, "Seconds one case may run before it is a timeout finding (default 30)");
   fz->add_option("--max-ops", fa.o.gen.max_ops, "Generation steps per program (default 12)");
   fz->add_flag("--no-shrink", fa.no_shrink, "Keep findings as generated (no shrinking)");

@@ -20,12 +20,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "backends/cpu/driver/compiler.h"
 #include "fuzz/campaign/case_pipeline.h"
 #include "fuzz/campaign/journal.h"
 
@@ -60,9 +62,16 @@ void write_all(int fd, const std::string& s) {
       cases.push_back(prepare_indexed(o, i));
       ptrs.push_back(&cases.back());
     }
-    build_batch(ptrs);
+    // One compiled object per C++ optimization level of the batch.
+    std::map<int, std::vector<PreparedCase*>> by_level;
+    for (PreparedCase* p : ptrs) by_level[case_cxx_opt(o, p->index)].push_back(p);
+    for (auto& [level, group] : by_level) {
+      cpu::set_cxx_opt_level(level);
+      build_batch(group);
+    }
     for (PreparedCase& p : cases) {
       write_all(fd, "S " + std::to_string(p.index) + "\n");
+      cpu::set_cxx_opt_level(case_cxx_opt(o, p.index));  // shrinking and reduction build again
       std::map<std::string, interp::KernelArg> got, expected;
       oracle::Verdict v = judge_case(p, &got, &expected);
       CaseResult r = finish_case(o, p, v, std::move(got), std::move(expected), findings);

@@ -28,7 +28,12 @@ struct CampaignOptions {
   int jobs = 2;                 // worker processes at once
   int shard = 0, shards = 1;    // this campaign runs case indices i with i % shards == shard
   std::string out = "kir-fuzz";
-  int batch = 12;               // cases per worker process (one compiled object)
+  int batch = 64;               // cases per worker process (one compiled object per C++ level)
+  // C++ optimization levels of the generated kernels (cpu::set_cxx_opt_level): case i is
+  // compiled at cxx_opt[h(i) % size], h a hash of the campaign seed and i. Mostly 0 (compiling
+  // is most of a case's time), some 3 (what users run, where the C++ compiler's own
+  // optimizations meet the generated code).
+  std::vector<int> cxx_opt = {0, 0, 0, 0, 0, 0, 0, 3};
   double case_timeout = 30;     // seconds per case before the worker is killed
   bool shrink = true;
   int shrink_attempts = 48;     // candidate programs tried per finding
@@ -69,6 +74,8 @@ CampaignSummary merge_summaries(const std::vector<std::string>& dirs);
 // The case seed and size of campaign case `index` (deterministic: shards and restarts agree).
 uint64_t case_seed(uint64_t campaign_seed, int64_t index);
 int case_size(int64_t index);
+// The C++ optimization level of case `index` (CampaignOptions::cxx_opt).
+int case_cxx_opt(const CampaignOptions& o, int64_t index);
 
 // One case judged in this process (what a worker does per case; also `kir fuzz --case I`):
 // generate, verify, compile, judge, shrink a failure, write its finding directory under

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "backends/cpu/driver/compiler.h"
 #include "fuzz/campaign/case_args.h"
 #include "fuzz/campaign/reduce/finding.h"
 #include "fuzz/campaign/reproducer.h"
@@ -39,6 +40,11 @@ uint64_t case_seed(uint64_t campaign_seed, int64_t index) {
 }
 
 int case_size(int64_t index) { return 5 + static_cast<int>((index * 37) % 96); }
+
+int case_cxx_opt(const CampaignOptions& o, int64_t index) {
+  if (o.cxx_opt.empty()) return 3;
+  return o.cxx_opt[(case_seed(o.seed, index) >> 11) % o.cxx_opt.size()];
+}
 
 PreparedCase prepare_case(GeneratedCase c, bool compile) {
   PreparedCase p;
@@ -182,6 +188,7 @@ CaseResult finish_case(const CampaignOptions& o, PreparedCase& p, oracle::Verdic
   meta.shrink_steps = steps;
   meta.reduce_steps = red.steps;
   meta.origin = "generated";
+  meta.cxx_opt = cpu::cxx_opt_level();
   const std::string name = "case-" + std::to_string(p.index);
   r.finding_dir = (std::filesystem::path(findings_dir) / name).string();
   write_reproducer(r.finding_dir, red.reduced ? red.kir : fin.c.kir, fin.c.kernel, red.reduced ? red.dims : fin.c.dims,
@@ -202,12 +209,14 @@ CaseResult record_abnormal(const CampaignOptions& o, int64_t index, oracle::Outc
   meta.case_seed = p.seed;
   meta.size = p.size;
   meta.origin = "generated";
+  meta.cxx_opt = case_cxx_opt(o, index);
   r.finding_dir = (std::filesystem::path(findings_dir) / ("case-" + std::to_string(index))).string();
   write_reproducer(r.finding_dir, p.c.kir, p.c.kernel, p.c.dims, p.args, r.verdict, meta);
   return r;
 }
 
 CaseResult run_case(const CampaignOptions& o, int64_t index, const std::string& findings_dir) {
+  cpu::set_cxx_opt_level(case_cxx_opt(o, index));
   PreparedCase p = prepare_indexed(o, index);
   std::map<std::string, interp::KernelArg> got, expected;
   oracle::Verdict v = judge_case(p, &got, &expected);

@@ -76,6 +76,7 @@ void write_reproducer(const fs::path& dir, const std::string& program, const std
   c["size"] = meta.size;
   c["shrink_steps"] = meta.shrink_steps;
   c["reduce_steps"] = meta.reduce_steps;
+  c["cxx_opt"] = meta.cxx_opt;
   write_file(tmp / "case.json", c.dump(2) + "\n");
   for (const auto& [name, a] : args)
     if (const auto* h = std::get_if<interp::HostView>(&a)) write_storage(tmp / "inputs" / (name + ".npy"), *h);
@@ -110,6 +111,7 @@ Reproducer read_reproducer_meta(const fs::path& dir) {
     r.dims = c.at("dims").get<std::map<std::string, int64_t>>();
     r.signature = c.value("signature", "");
     r.outcome = c.value("outcome", "");
+    r.cxx_opt = c.value("cxx_opt", 3);
   } catch (const json::exception& e) {
     throw std::runtime_error((dir / "case.json").string() + ": " + e.what());
   }

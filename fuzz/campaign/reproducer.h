@@ -23,6 +23,7 @@ struct FindingMeta {
   int shrink_steps = 0;     // accepted shrinks
   int reduce_steps = 0;     // accepted steps of the KIR reducer (fuzz/campaign/reduce/reduce.h)
   std::string origin;       // "generated", "manifest:<path>#<row>", ...
+  int cxx_opt = 3;          // the C++ optimization level the kernel was compiled at (cpu::set_cxx_opt_level)
 };
 
 // Writes `dir` (replacing an existing one). `got`/`expected` may be null.
@@ -39,6 +40,7 @@ struct Reproducer {
   std::map<std::string, int64_t> dims;
   std::map<std::string, interp::KernelArg> args;  // after parsing program (needs the module)
   std::string signature, outcome;
+  int cxx_opt = 3;  // set it (cpu::set_cxx_opt_level) before judging: a finding may need its level
 };
 
 // Reads a finding directory; `m` must be the parsed program.kir. Throws std::runtime_error

@@ -2,10 +2,15 @@
 // → loop formation → task partition → lifetime → verify → serialize → build → load.
 #include "backends/cpu/driver/compiler.h"
 
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <ostream>
 #include <set>
+#include <stdexcept>
 
 #include "backends/cpu/ir/printer.h"
 #include "backends/cpu/ir/verifier.h"
@@ -20,12 +25,31 @@
 namespace kir::cpu {
 namespace {
 
+std::atomic<int> g_cxx_opt_level{3};
+
+// The host toolchain at the current optimization level (one per level, made on first use).
 const Toolchain& host_toolchain() {
-  static const Toolchain tc = detect_toolchain(rt::host_capabilities().march_flags());
-  return tc;
+  static std::mutex mu;
+  static std::map<int, Toolchain> by_level;
+  const int level = g_cxx_opt_level.load();
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = by_level.find(level);
+  if (it == by_level.end()) {
+    Toolchain tc = detect_toolchain(rt::host_capabilities().march_flags());
+    std::replace(tc.flags.begin(), tc.flags.end(), std::string("-O3"), "-O" + std::to_string(level));
+    it = by_level.emplace(level, std::move(tc)).first;
+  }
+  return it->second;
 }
 
 }  // namespace
+
+void set_cxx_opt_level(int level) {
+  if (level < 0 || level > 3) throw std::invalid_argument("C++ optimization level " + std::to_string(level) + " is not 0, 1, 2 or 3");
+  g_cxx_opt_level.store(level);
+}
+
+int cxx_opt_level() { return g_cxx_opt_level.load(); }
 
 Program construct_program(const Module& m, const std::string& kernel, const Specialization& spec) {
   const Function* fn = m.find_function(kernel);

@@ -74,6 +74,14 @@ std::shared_ptr<NativeKernel> build_kernel(const Module& m, const std::string& k
 // a caller that must isolate a bad program retries the batch one program at a time.
 std::vector<std::shared_ptr<NativeKernel>> build_kernels(std::deque<CompiledSource> sources, ArtifactCache* cache = nullptr);
 
+// The optimization level (0..3, default 3) the generated C++ of this process is compiled at from
+// now on. The backend's own passes run the same at every level; below 3 only the C++ compiler
+// optimizes less, which makes compiling several times faster (differential campaigns compile
+// most batches at 0 and some at 3). The level is part of the toolchain identity, so artifacts
+// of different levels never mix in the cache. Throws std::invalid_argument outside 0..3.
+void set_cxx_opt_level(int level);
+int cxx_opt_level();
+
 // A fault as a located message: "f.kir:3:5: error[backend]: integer division by zero in `div`
 // at (2, 5) (native code of kernel @k)".
 std::string fault_message(const NativeKernel& k, const kir_fault& f);

@@ -17,6 +17,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "backends/cpu/driver/compiler.h"
 #include "fuzz/campaign/reproducer.h"
 #include "kir/text/parser.h"
 #include "kir/verify/verifier.h"
@@ -180,6 +181,7 @@ ReducePredicate same_signature(const std::string& kernel, const std::string& sig
 
 ReduceFindingResult reduce_finding(const std::string& dir, const ReduceFindingOptions& o) {
   const Reproducer rep = read_reproducer_meta(dir);
+  cpu::set_cxx_opt_level(rep.cxx_opt);
   auto m = load_verified(rep.program, rep.program_path);
   const KernelArgs args = reproducer_args(dir, *m);
   ReduceFindingResult res;
@@ -202,6 +204,7 @@ ReduceFindingResult reduce_finding(const std::string& dir, const ReduceFindingOp
     meta.case_seed = c.value("case_seed", uint64_t{0});
     meta.size = c.value("size", 0);
     meta.shrink_steps = c.value("shrink_steps", 0);
+    meta.cxx_opt = rep.cxx_opt;
   } catch (const json::exception&) {
   }
   meta.reduce_steps = static_cast<int>(res.reduced.steps.size());
