@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "oracle/spec_cases.h"  // reference_path
+
 namespace kir::oracle {
 
 struct CaseResult {
@@ -50,8 +52,5 @@ struct SpecRunSummary {
 };
 
 SpecRunSummary run_spec_workloads(const std::vector<std::string>& paths, const SpecRunOptions& opts);
-
-// The reference kernel file paired with `kernel_path` (…/kernels/Op.kir → …/kernels/reference/Op.kir).
-std::string reference_path(const std::string& kernel_path);
 
 }  // namespace kir::oracle

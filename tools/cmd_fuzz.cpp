@@ -5,7 +5,6 @@
 // (it reproduces), 0 when the backend now passes it; reduce 0 when it wrote the reduced finding.
 #include <iostream>
 
-#include "backends/cpu/driver/compiler.h"
 #include "backends/cpu/mutants/mutants.h"
 #include "fuzz/campaign/campaign.h"
 #include "fuzz/campaign/reduce/finding.h"
@@ -56,7 +55,7 @@ int run_fuzz(FuzzArgs a) {
 int run_repro(const std::string& dir) {
   try {
     fuzz::Reproducer r = fuzz::read_reproducer_meta(dir);
-    cpu::set_cxx_opt_level(r.cxx_opt);
+    fuzz::apply_build_settings(r);
     Diagnostics diags;
     auto m = parse_module(r.program, r.program_path, diags);
     if (!m || !verify_module(*m, diags)) {
@@ -128,6 +127,9 @@ void register_fuzz_commands(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(0, 3));
   fz->add_option("--case-timeout", fa.o.case_timeout, "Seconds one case may run before it is a timeout finding (default 30)");
   fz->add_option("--max-ops", fa.o.gen.max_ops, "Generation steps per program (default 12)");
+  fz->add_option("--manifests", fa.o.manifests,
+                 "Op-spec manifests (files or directories, e.g. specs): every odd case is one of their workloads, in variants "
+                 "(special values, fresh inputs, scaled shapes)");
   fz->add_flag("--no-shrink", fa.no_shrink, "Keep findings as generated (no shrinking)");
   fz->add_flag("--no-reduce", fa.no_reduce, "No KIR-level reduction of findings after shrinking");
   fz->add_flag("--quiet", fa.quiet, "No progress lines");

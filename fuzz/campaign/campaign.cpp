@@ -30,6 +30,7 @@
 #include "backends/cpu/driver/compiler.h"
 #include "fuzz/campaign/case_pipeline.h"
 #include "fuzz/campaign/journal.h"
+#include "fuzz/campaign/manifest_cases.h"
 
 namespace kir::fuzz {
 namespace fs = std::filesystem;
@@ -108,7 +109,9 @@ std::string CampaignSummary::table() const {
   std::ostringstream s;
   s << "cases " << cases << ": " << passed << " passed, " << unsupported << " unsupported, " << findings
     << " findings (" << signatures.size() << " unique); " << comparisons << " element comparisons in " << std::fixed
-    << std::setprecision(1) << seconds << " s (" << (seconds > 0 ? cases / seconds : 0.0) << " programs/s)\n";
+    << std::setprecision(1) << seconds << " s (" << (seconds > 0 ? (cases - resumed) / seconds : 0.0) << " programs/s"
+    << (resumed ? ", " + std::to_string(resumed) + " cases resumed from the journal" : std::string()) << ")\n";
+  if (auto m = families.find("manifest"); m != families.end()) s << "  manifest workload cases: " << m->second << "\n";
   if (!signatures.empty()) {
     s << "  count  signature (outcome|rule|op|dtype)  first reproducer\n";
     for (const auto& [sig, st] : signatures) s << "  " << std::setw(5) << st.count << "  " << sig << "  " << st.first_dir << "\n";
@@ -119,11 +122,15 @@ std::string CampaignSummary::table() const {
 CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
   if (o.shards < 1 || o.shard < 0 || o.shard >= o.shards) throw std::runtime_error("--shard must be i/n with 0 <= i < n");
   if (o.time_limit <= 0 && o.max_cases < 0) throw std::runtime_error("a campaign needs --time or --cases");
+  if (!o.manifests.empty()) {  // loaded once here, before the workers fork; errors end the campaign now
+    const size_t n = manifest_cases(o.manifests).size();
+    log << "manifests: " << n << " workload cases on the odd case indices\n";
+  }
   const fs::path out = fs::absolute(o.out);
   fs::create_directories(out / "findings");
-  {  // The options a journal belongs to: resuming with another seed or shard would mix campaigns.
+  {  // The options a journal belongs to: resuming with another seed, shard or manifests would mix campaigns.
     const std::string id = "seed " + std::to_string(o.seed) + " shard " + std::to_string(o.shard) + "/" +
-                           std::to_string(o.shards) + "\n";
+                           std::to_string(o.shards) + (o.manifests.empty() ? "" : " manifests " + join(o.manifests, ',')) + "\n";
     const fs::path idf = out / "campaign.txt";
     if (fs::exists(idf)) {
       std::ifstream in(idf);
@@ -160,6 +167,7 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
     account(e);
     ++resumed;
   }
+  sum.resumed = resumed;
   if (resumed) log << "resuming " << out.string() << ": " << resumed << " cases already in the journal\n";
 
   const auto t0 = Clock::now();
@@ -321,7 +329,8 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
   j["unsupported"] = sum.unsupported;
   j["findings"] = sum.findings;
   j["comparisons"] = sum.comparisons;
-  j["seconds"] = sum.seconds;
+  j["seconds"] = sum.seconds;  // of this run
+  j["resumed"] = sum.resumed;
   // Time to the first finding of this run (mutation score); null when the run found nothing.
   j["first_finding_seconds"] = sum.first_finding_seconds < 0 ? nlohmann::json() : nlohmann::json(sum.first_finding_seconds);
   j["families"] = sum.families;

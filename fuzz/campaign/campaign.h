@@ -41,6 +41,9 @@ struct CampaignOptions {
   // quarter of case_timeout.
   bool reduce = true;
   GenOptions gen;
+  // Op-spec manifests (files or directories, e.g. "specs"): when set, every odd case index is a
+  // workload case of theirs instead of a generated program (manifest_cases.h).
+  std::vector<std::string> manifests;
   bool progress = true;         // a progress line on the stream about once a second
 };
 
@@ -53,6 +56,7 @@ struct SignatureStats {
 struct CampaignSummary {
   int64_t cases = 0, passed = 0, unsupported = 0, findings = 0;
   int64_t comparisons = 0;  // output elements compared
+  int64_t resumed = 0;      // of `cases`, those journaled by an earlier run of the campaign
   double seconds = 0;
   double first_finding_seconds = -1;  // elapsed time of this run at its first finding (-1: none)
   std::map<std::string, SignatureStats> signatures;  // findings by signature
@@ -61,7 +65,7 @@ struct CampaignSummary {
 };
 
 // Runs (or resumes) a campaign; progress lines go to `log`. Throws std::runtime_error when the
-// output directory cannot be used.
+// output directory cannot be used, or (before any case runs) when the manifests do not load.
 CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log);
 
 // Merges the summaries (DIR/summary.json) of shards of one campaign (`kir fuzz --shard i/n`,

@@ -7,6 +7,7 @@
 
 #include "backends/cpu/driver/compiler.h"
 #include "fuzz/campaign/case_args.h"
+#include "fuzz/campaign/manifest_cases.h"
 #include "fuzz/campaign/reduce/finding.h"
 #include "fuzz/campaign/reproducer.h"
 #include "kir/text/parser.h"
@@ -16,14 +17,6 @@
 namespace kir::fuzz {
 namespace {
 
-oracle::Verdict early_verdict(oracle::Outcome o, std::string rule, std::string detail) {
-  oracle::Verdict v;
-  v.outcome = o;
-  v.rule = std::move(rule);
-  v.detail = std::move(detail);
-  return v;
-}
-
 oracle::Verdict compile_failure(const std::string& what) {
   const bool unsupported = what.find("not implemented") != std::string::npos;
   return early_verdict(unsupported ? oracle::Outcome::Unsupported : oracle::Outcome::SpuriousError,
@@ -31,6 +24,14 @@ oracle::Verdict compile_failure(const std::string& what) {
 }
 
 }  // namespace
+
+oracle::Verdict early_verdict(oracle::Outcome o, std::string rule, std::string detail) {
+  oracle::Verdict v;
+  v.outcome = o;
+  v.rule = std::move(rule);
+  v.detail = std::move(detail);
+  return v;
+}
 
 uint64_t case_seed(uint64_t campaign_seed, int64_t index) {
   uint64_t z = campaign_seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(index) + 0x632BE59BD9B4E019ull;
@@ -46,31 +47,38 @@ int case_cxx_opt(const CampaignOptions& o, int64_t index) {
   return o.cxx_opt[(case_seed(o.seed, index) >> 11) % o.cxx_opt.size()];
 }
 
+bool parse_case(PreparedCase& p) {
+  Diagnostics diags;
+  p.module = parse_module(p.c.kir, "program.kir", diags);
+  if (p.module && verify_module(*p.module, diags)) return true;
+  p.early = early_verdict(oracle::Outcome::InvalidProgram, "generator", diags.render(p.c.kir));
+  return false;
+}
+
+void compile_case(PreparedCase& p) {
+  try {
+    p.source.push_back(oracle::compile_for_args(*p.module, p.c.kernel, p.args));
+  } catch (const std::exception& e) {
+    p.early = compile_failure(e.what());
+  }
+}
+
 PreparedCase prepare_case(GeneratedCase c, bool compile) {
   PreparedCase p;
   p.c = std::move(c);
-  Diagnostics diags;
-  p.module = parse_module(p.c.kir, "program.kir", diags);
-  if (!p.module || !verify_module(*p.module, diags)) {
-    p.early = early_verdict(oracle::Outcome::InvalidProgram, "generator", diags.render(p.c.kir));
-    return p;
-  }
+  if (!parse_case(p)) return p;
   try {
     p.args = case_args(*p.module, p.c);
   } catch (const std::exception& e) {
     p.early = early_verdict(oracle::Outcome::InvalidProgram, "generator", e.what());
     return p;
   }
-  if (!compile) return p;
-  try {
-    p.source.push_back(oracle::compile_for_args(*p.module, p.c.kernel, p.args));
-  } catch (const std::exception& e) {
-    p.early = compile_failure(e.what());
-  }
+  if (compile) compile_case(p);
   return p;
 }
 
 PreparedCase prepare_indexed(const CampaignOptions& o, int64_t index, bool compile) {
+  if (is_manifest_index(o, index)) return prepare_manifest(o, index, compile);
   const uint64_t seed = case_seed(o.seed, index);
   const int size = case_size(index);
   auto shr = sample_case(seed, size, o.gen);
@@ -187,7 +195,7 @@ CaseResult finish_case(const CampaignOptions& o, PreparedCase& p, oracle::Verdic
   meta.size = p.size;
   meta.shrink_steps = steps;
   meta.reduce_steps = red.steps;
-  meta.origin = "generated";
+  meta.origin = p.origin;
   meta.cxx_opt = cpu::cxx_opt_level();
   const std::string name = "case-" + std::to_string(p.index);
   r.finding_dir = (std::filesystem::path(findings_dir) / name).string();
@@ -208,7 +216,7 @@ CaseResult record_abnormal(const CampaignOptions& o, int64_t index, oracle::Outc
   meta.index = index;
   meta.case_seed = p.seed;
   meta.size = p.size;
-  meta.origin = "generated";
+  meta.origin = p.origin;
   meta.cxx_opt = case_cxx_opt(o, index);
   r.finding_dir = (std::filesystem::path(findings_dir) / ("case-" + std::to_string(index))).string();
   write_reproducer(r.finding_dir, p.c.kir, p.c.kernel, p.c.dims, p.args, r.verdict, meta);

@@ -16,8 +16,9 @@ struct PreparedCase {
   int64_t index = -1;
   uint64_t seed = 0;
   int size = 0;
-  std::optional<rc::Shrinkable<GeneratedCase>> shrinkable;
+  std::optional<rc::Shrinkable<GeneratedCase>> shrinkable;  // generated cases only
   GeneratedCase c;
+  std::string origin = "generated";  // FindingMeta::origin
   std::unique_ptr<Module> module;
   std::map<std::string, interp::KernelArg> args;
   std::deque<cpu::CompiledSource> source;  // zero or one
@@ -29,7 +30,15 @@ struct PreparedCase {
 // Without `compile` the case stops after its arguments (the campaign process itself never runs
 // backend code: a crash there would end the campaign).
 PreparedCase prepare_case(GeneratedCase c, bool compile = true);
+// Case `index` of the campaign: a generated program, or with CampaignOptions::manifests every odd
+// index a manifest workload (manifest_cases.h).
 PreparedCase prepare_indexed(const CampaignOptions& o, int64_t index, bool compile = true);
+// The steps of prepare_case around its arguments, for cases whose arguments come from elsewhere:
+// parse and verify p.c.kir into p.module (false, with `early` set, when it does not), and
+// compile it for p.args (`early` set when the backend refuses).
+bool parse_case(PreparedCase& p);
+void compile_case(PreparedCase& p);
+oracle::Verdict early_verdict(oracle::Outcome o, std::string rule, std::string detail);
 
 // The finding of a case whose worker died (Crash) or was killed (Timeout) while running it:
 // the program and inputs, with no outputs.

@@ -3,11 +3,14 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
+#include "backends/cpu/driver/compiler.h"
+#include "backends/cpu/mutants/mutants.h"
 #include "interp/npy.h"
 
 namespace kir::fuzz {
@@ -58,6 +61,7 @@ void write_reproducer(const fs::path& dir, const std::string& program, const std
                           {"strides", h->strides},
                           {"offset", h->offset},
                           {"storage", h->storage->bits.size()}};
+      if (h->absent) c["views"][name]["absent"] = true;
     } else if (const auto* s = std::get_if<interp::Scalar>(&a)) {
       c["scalars"][name] = {{"dtype", std::string(kir::name(s->dtype))}, {"bits", s->bits}};
     } else if (const auto* e = std::get_if<interp::EnumArg>(&a)) {
@@ -77,6 +81,7 @@ void write_reproducer(const fs::path& dir, const std::string& program, const std
   c["shrink_steps"] = meta.shrink_steps;
   c["reduce_steps"] = meta.reduce_steps;
   c["cxx_opt"] = meta.cxx_opt;
+  if (const cpu::MutantInfo* mu = cpu::active_mutant()) c["mutant"] = mu->name;
   write_file(tmp / "case.json", c.dump(2) + "\n");
   for (const auto& [name, a] : args)
     if (const auto* h = std::get_if<interp::HostView>(&a)) write_storage(tmp / "inputs" / (name + ".npy"), *h);
@@ -112,10 +117,19 @@ Reproducer read_reproducer_meta(const fs::path& dir) {
     r.signature = c.value("signature", "");
     r.outcome = c.value("outcome", "");
     r.cxx_opt = c.value("cxx_opt", 3);
+    r.mutant = c.value("mutant", "");
   } catch (const json::exception& e) {
     throw std::runtime_error((dir / "case.json").string() + ": " + e.what());
   }
   return r;
+}
+
+void apply_build_settings(const Reproducer& r) {
+  cpu::set_cxx_opt_level(r.cxx_opt);
+  if (r.mutant.empty())
+    ::unsetenv("KIR_MUTANT");
+  else
+    ::setenv("KIR_MUTANT", r.mutant.c_str(), 1);
 }
 
 std::map<std::string, interp::KernelArg> reproducer_args(const fs::path& dir, const Module& m) {
@@ -145,6 +159,7 @@ std::map<std::string, interp::KernelArg> reproducer_args(const fs::path& dir, co
         h.shape = v.at("shape").get<interp::Shape>();
         h.strides = v.at("strides").get<interp::Shape>();
         h.offset = v.at("offset").get<int64_t>();
+        h.absent = v.value("absent", false);
         args[n] = h;
       } else if (c["scalars"].contains(n)) {
         const json& s = c["scalars"][n];

@@ -1,7 +1,7 @@
 // Finding directories (issue 12 item 5): everything needed to reproduce one verdict without the
-// campaign — program.kir, case.json (kernel, extents, view layouts, scalar bits, the verdict's
-// signature and where the case came from), inputs/*.npy (every view's storage,
-// Out views as the zeros they start from), expected/*.npy and
+// campaign — program.kir, case.json (kernel, extents, view layouts and absent optional views,
+// scalar bits, the verdict's signature and where the case came from), inputs/*.npy (every
+// view's storage, Out views as the zeros they start from), expected/*.npy and
 // got/*.npy (Out/InOut storages of the interpreter and of the backend, when both ran),
 // verdict.txt, and repro.sh, which runs `kir repro DIR`. Directories appear by atomic rename.
 #pragma once
@@ -41,7 +41,12 @@ struct Reproducer {
   std::map<std::string, interp::KernelArg> args;  // after parsing program (needs the module)
   std::string signature, outcome;
   int cxx_opt = 3;  // set it (cpu::set_cxx_opt_level) before judging: a finding may need its level
+  std::string mutant;  // KIR_MUTANT the finding was made under ("" when none)
 };
+
+// Makes this process build kernels as the finding was built: its C++ optimization level and the
+// backend mutant it was found under (KIR_MUTANT, set or unset).
+void apply_build_settings(const Reproducer& r);
 
 // Reads a finding directory; `m` must be the parsed program.kir. Throws std::runtime_error
 // naming the file on anything missing or malformed.

@@ -84,7 +84,7 @@ std::vector<TensorData> generate_inputs(const OpSpec& op, const Call& call, cons
     Layout l = layout_of(t.dtype);
     td.npy_descr = l.descr;
     const SpecDType* sd = find_dtype(t.dtype);
-    PyRandom rng = seeded_random(op.name + ":" + t.name + ":" + call.case_id);
+    PyRandom rng = seeded_random(op.name + ":" + t.name + ":" + call.case_id, opts.seed);
     td.bytes.reserve(n * static_cast<size_t>(l.bytes));
     if (t.values) {
       std::vector<long> gshape;

@@ -14,8 +14,8 @@ uint32_t crc32(const std::string& s) {
   return c ^ 0xFFFFFFFFu;
 }
 
-PyRandom seeded_random(const std::string& key) {
-  return PyRandom(mpz_class(static_cast<unsigned long>(kWorkloadSeed ^ crc32(key))));
+PyRandom seeded_random(const std::string& key, uint32_t seed) {
+  return PyRandom(mpz_class(static_cast<unsigned long>(seed ^ crc32(key))));
 }
 
 namespace {

@@ -18,8 +18,9 @@ inline constexpr uint32_t kWorkloadSeed = 1235;
 
 uint32_t crc32(const std::string& s);  // zlib's CRC-32 of the bytes
 
-// The private generator of one random generator call or data draw: random.Random(1235 ^ crc32(key)).
-PyRandom seeded_random(const std::string& key);
+// The private generator of one random generator call or data draw: random.Random(1235 ^ crc32(key)),
+// or with another base seed in place of 1235 (datagen's DataOptions::seed).
+PyRandom seeded_random(const std::string& key, uint32_t seed = kWorkloadSeed);
 
 // Argument kinds in generator/predicate signatures: 'S' Seq[Int], 'I' Int, 'E' enum string,
 // 'A' ADT (MGroupedLayout).

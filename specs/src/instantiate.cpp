@@ -551,6 +551,14 @@ void eval_roofline(const OpSpec& op, Call& call) {
   call.bytes = Value::integer(total);
 }
 
+std::vector<Call> instantiate_row(const OpSpec& op, const YAML::Node& row, const Manifest& m, SpecDiags& d,
+                                  const InstantiateOptions& opts) {
+  std::vector<Call> calls;
+  RowInstantiator ri(op, m, d, opts);
+  ri.row(row, calls);
+  return calls;
+}
+
 std::vector<Call> instantiate_op(const OpSpec& op, const Manifest& m, SpecDiags& d, const InstantiateOptions& opts) {
   std::vector<Call> calls;
   if (!op.workloads || !op.workloads.IsSequence() || op.workloads.size() == 0) {

@@ -46,6 +46,11 @@ struct InstantiateOptions {
 // Instantiates every row of `op`; failures go to `d` (signature level).
 std::vector<Call> instantiate_op(const OpSpec& op, const Manifest& m, SpecDiags& d, const InstantiateOptions& opts = {});
 
+// Instantiates one row node of `op` (not necessarily one of op.workloads: campaigns re-check a
+// row whose sizes they changed) with every check of instantiate_op except the duplicate-id one.
+std::vector<Call> instantiate_row(const OpSpec& op, const YAML::Node& row, const Manifest& m, SpecDiags& d,
+                                  const InstantiateOptions& opts = {});
+
 // Whether input `t` is written by `call`: `mutated: true`, or `mutated: <expr>` true for the
 // call's params (an output aliasing such an input is that input, not a tensor of its own).
 bool input_written(const TensorDecl& t, const Call& call);

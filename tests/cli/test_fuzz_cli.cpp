@@ -193,3 +193,38 @@ TEST_CASE("kir backend mutants lists the seeded mutants; an unknown KIR_MUTANT i
   CHECK(r.out.find("KIR_MUTANT=no_such_mutant is not a mutant; the mutants are: transpose_inverse_perm,") != std::string::npos);
   CHECK(!fs::exists(fresh_dir("bad-mutant")));
 }
+
+TEST_CASE("every finding of a campaign reproduces from its directory alone", "[fuzz][repro]") {
+  if (kir::test::run_kir("backend mutants").out.find("none compiled in") != std::string::npos) {
+    WARN("kir was built with -DKIR_MUTANTS=OFF: the test needs a mutant");
+    return;
+  }
+  const fs::path dir = fresh_dir("repro-all");
+  {
+    MutantEnv mutant;
+    auto run = kir::test::run_kir(std::string("fuzz --cases 10 --time 0 --seed 9 --jobs 2 --batch 4 --quiet --out ") + dir.string());
+    INFO(run.out);
+    REQUIRE(run.code == 1);
+  }
+  // The mutant is no longer in the environment: the finding's case.json names it (and the C++
+  // level it was compiled at), and repro.sh alone brings both back.
+  REQUIRE(std::getenv("KIR_MUTANT") == nullptr);
+  int findings = 0;
+  for (const auto& e : fs::directory_iterator(dir / "findings")) {
+    ++findings;
+    const std::string cmd = "KIR=" + std::string(std::getenv("KIR_BIN")) + " sh " + (e.path() / "repro.sh").string() + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p != nullptr);
+    std::string out;
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    const int status = pclose(p);
+    INFO(e.path().string() << "\n" << out);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 1);
+    CHECK(out.find("reproduces the recorded finding") != std::string::npos);
+    CHECK(out.find("select_swapped") != std::string::npos);  // the mutant's warning line
+  }
+  CHECK(findings >= 2);
+  fs::remove_all(dir);
+}

@@ -17,7 +17,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "backends/cpu/driver/compiler.h"
 #include "fuzz/campaign/reproducer.h"
 #include "kir/text/parser.h"
 #include "kir/verify/verifier.h"
@@ -181,7 +180,7 @@ ReducePredicate same_signature(const std::string& kernel, const std::string& sig
 
 ReduceFindingResult reduce_finding(const std::string& dir, const ReduceFindingOptions& o) {
   const Reproducer rep = read_reproducer_meta(dir);
-  cpu::set_cxx_opt_level(rep.cxx_opt);
+  apply_build_settings(rep);
   auto m = load_verified(rep.program, rep.program_path);
   const KernelArgs args = reproducer_args(dir, *m);
   ReduceFindingResult res;
