@@ -21,10 +21,26 @@ void fill_inputs(std::vector<GeneratedCase::Input>& inputs, uint64_t seed, doubl
     auto& in = inputs[i];
     Rng r(seed * 0x100000001b3ull + i);
     const size_t n = static_cast<size_t>(storage_size(in));
-    // 0: ordinary values; 1: a quarter special; 2: all special.
-    const int mode = r.chance(special_rate) ? (r.chance(0.3) ? 2 : 1) : 0;
+    // 0: ordinary values; 1: a quarter special; 2: all special; 3: one special value throughout
+    // (all -0, all -inf: what a wrong identity of a sum or a max shows on); 4: ordinary values,
+    // all negative (floats).
+    const bool signed_float = is_float(in.dtype) || info(in.dtype).cls == DTypeClass::SmallFloat;
+    int mode = 0;
+    if (r.chance(special_rate))
+      mode = r.chance(0.5) ? 1 : r.chance(0.5) ? 2 : 3;
+    else if (signed_float && r.chance(0.1))
+      mode = 4;
     in.bits.resize(n);
-    for (auto& b : in.bits) b = (mode == 2 || (mode == 1 && r.chance(0.25))) ? special_bits(in.dtype, r) : random_bits(in.dtype, r);
+    const uint64_t one = special_bits(in.dtype, r);
+    const uint64_t sign = uint64_t{1} << (info(in.dtype).bits - 1);
+    for (auto& b : in.bits) {
+      if (mode == 3)
+        b = one;
+      else if (mode == 2 || (mode == 1 && r.chance(0.25)))
+        b = special_bits(in.dtype, r);
+      else
+        b = random_bits(in.dtype, r) | (mode == 4 ? sign : 0);
+    }
   }
 }
 
