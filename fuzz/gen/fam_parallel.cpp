@@ -1,7 +1,7 @@
 // Parallel families: `parallel` over the rows (or elements) of a tensor or view where each point
 // computes and stores its own row of a new Out view (unique writes); atomics into a new InOut
-// view (order-independent atomic.rmw kinds across points, or sequential load/store/
-// compare_exchange); scatter_reduce with order-independent combines into an InOut view.
+// view (order-independent atomic.rmw kinds across points, a hot counter many points add to, or
+// sequential load/store/compare_exchange); scatter_reduce with order-independent combines into an InOut view.
 #include "fuzz/gen/families.h"
 #include "fuzz/gen/helpers.h"
 #include "fuzz/gen/numbers.h"
@@ -82,6 +82,22 @@ bool fam_atomic(Ctx& c, FnBuilder& fb, Rng& r) {
   const DType t = atomic_dtype(c, r);
   const int64_t k = r.range(1, 4);
   const VType st = VType::scalar(t);
+  if (is_integer(t) && r.chance(0.2)) {
+    // A hot counter: thousands of points add 1 to one element, so the backend's threads update
+    // it at the same time (an rmw that is not atomic loses updates).
+    const int64_t n = r.chance(0.5) ? 1024 : 4096;
+    const std::string dest = new_view(c, VType::of(t, {Ext::constant(1)}), Access::InOut);
+    const std::string dom = domain_of(c, fb, Ext::constant(n));
+    const std::string p = fb.fresh();
+    fb.open("parallel(" + dom + ") region(" + p + ": index) {", RegionKind::Parallel);
+    const std::string rel = fb.def_raw("relation(" + const_index(fb, 0) + ")", relation_type(1, {}, false));
+    const std::string one = splat(fb, st, int_bits(t, 1));
+    fb.def_raw("atomic.rmw(" + dest + ", " + rel + ", " + one + ") {kind = add, order = relaxed}", st.str());
+    fb.line("yield()");
+    fb.close();
+    c.family("atomic.hot");
+    return true;
+  }
   if (r.chance(0.75)) {
     // The source is chosen first: points never read the view they update atomically.
     const Source s = row_source(c, fb, r, true);
