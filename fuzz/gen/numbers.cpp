@@ -79,6 +79,12 @@ uint64_t special_bits(DType d, Rng& r) {
   if (d == DType::Bool) return r.below(2);
   if (is_integer(d)) {
     const int w = ibits(d);
+    if (w == 64 && d != DType::Index && r.chance(0.2)) {
+      // Just above a rounding midpoint of f32 (2^62 + 2^38 + 1) or bf16 (2^62 + 2^54 + 1) that
+      // rounding to f64 first would land on exactly (then ties-to-even rounds the wrong way).
+      const uint64_t v = (uint64_t{1} << 62) + (uint64_t{1} << (r.chance(0.5) ? 38 : 54)) + 1;
+      return r.chance(0.5) && is_signed_integer(d) ? ~v + 1 : v;
+    }
     switch (r.below(9)) {
       case 0: return 0;
       case 1: return int_bits(d, 1);
