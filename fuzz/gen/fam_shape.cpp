@@ -108,7 +108,11 @@ bool fam_transpose(Ctx& c, FnBuilder& fb, Rng& r) {
   // the only ones that tell a permutation from its inverse.
   if (!x || (x->type.rank() < 3 && r.chance(0.5))) {
     const VType t = VType::of(random_dtype(c, r, [](DType) { return true; }), random_shape(c, fb, r, 3));
-    if (c.fits(fb, t.shape)) x = PoolValue{get(c, fb, r, t), t, 0};
+    // In a kernel, data from a new In view: elements that differ (a splat transposes to itself).
+    if (c.fits(fb, t.shape))
+      x = PoolValue{fb.kernel ? fb.def("view.load(" + new_view(c, t, Access::In, &r) + ", " + ident_relation(c, fb, t.shape) + ")", t)
+                              : get(c, fb, r, t),
+                    t, 0};
   }
   if (!x) return false;
   const Shape& s = x->type.shape;

@@ -112,6 +112,21 @@ fn @plus(%a: f32, %b: f32) -> f32 {
                    "scan_inclusive_flipped");
 }
 
+TEST_CASE("mutant task_partition_carried: a scan's row-to-row loop split into tasks", "[C5][mutant]") {
+  // The scan along the one axis carries its running sum from row to row: run as tasks, every
+  // block after the first starts from a sum that is not yet (or no longer) the one it needs.
+  const std::string text = R"(
+fn @plus(%a: f32, %b: f32) -> f32 {
+  %s = add(%a, %b) : f32
+  return(%s)
+}
+)" + pointwise_1d("f32", R"(  %zf = const() {value = 0.0} : f32
+  %r = scan(%v, %zf) {axis = 0, combine = @plus, inclusive = true, reverse = false} : f32[M])");
+  std::vector<double> ones(256, 1.0);
+  killed_by_oracle(text, {{"x", btest::view(DType::F32, {256}, ones)}, {"y", btest::view(DType::F32, {256})}},
+                   "task_partition_carried");
+}
+
 TEST_CASE("mutant masked_load_reads_inactive: masked lanes read the source, not the fill", "[C8][mutant]") {
   const std::string text = pointwise_1d("f32", R"(  %two = const() {value = 2} : index
   %twos = broadcast(%two) {dims = []} : index[M]
@@ -197,9 +212,9 @@ TEST_CASE("the active mutant is cache key material; an unknown name lists the mu
     header = cpu::compile_to_source(*m, "k", btest::options());
   }
   {
-    WithMutant on("task_blocks_overlap");
+    WithMutant on("task_partition_carried");
     pass = cpu::compile_to_source(*m, "k", btest::options());
-    CHECK(cpu::active_mutant()->id == cpu::MutantId::TaskBlocksOverlap);
+    CHECK(cpu::active_mutant()->id == cpu::MutantId::TaskPartitionCarried);
   }
   CHECK(header.key_material != plain.key_material);
   CHECK(header.key_material.find("mutant=eq_bitwise") != std::string::npos);

@@ -25,7 +25,7 @@ enum class MutantId {
   FusionIgnoresHazard,
   FusionFoldsRoundtripCast,
   TaskTailDropped,
-  TaskBlocksOverlap,
+  TaskPartitionCarried,
   LifetimeReuseEarly,
   // implementations (impl/)
   ScanInclusiveFlipped,

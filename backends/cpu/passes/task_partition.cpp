@@ -49,7 +49,8 @@ void partition_list(Program& P, std::vector<StmtP>& list) {
       partition_list(P, s.body);
       continue;
     }
-    if (s.kind != StmtKind::Loop || !s.unique_writes || s.block != 0) continue;
+    if (s.kind != StmtKind::Loop || s.block != 0) continue;
+    if (!s.unique_writes && !mutant_active(MutantId::TaskPartitionCarried)) continue;
     auto w = const_work(s);
     if (w && *w < kMinParallelElements) continue;
     ExprP n = index_sub(s.hi, s.lo);
@@ -68,11 +69,9 @@ void partition_list(Program& P, std::vector<StmtP>& list) {
     t->step = make_index(1);
     t->unique_writes = true;
     ExprP first = index_add(s.lo, index_mul(make_var(t->var, DType::Index), B));
-    const ExprP s_hi = s.hi;
     StmtP loop = std::move(list[i]);
     loop->lo = first;
     loop->hi = index_min(index_add(first, B), loop->hi);
-    if (mutant_active(MutantId::TaskBlocksOverlap)) loop->hi = index_min(index_add(first, index_add(B, make_index(1))), s_hi);
     loop->block = 0;
     collect(*loop, t->captures, t->outputs);
     for (BufId b : loop->outputs)
