@@ -13,7 +13,9 @@
 #
 # Environment: KIR (the kir binary; default build/tools/kir), OUT (campaign directories; default
 # a new temporary directory, kept), JOBS (workers per campaign; default 2), MUTANTS (a
-# space-separated subset; default all). The artifact cache ($KIR_CACHE_DIR) is shared: the
+# space-separated subset; default all), BASELINE_SECONDS (length of the baseline campaign;
+# default SECONDS_PER_MUTANT). With a baseline without findings, each mutant's campaign stops at
+# its first finding (kir fuzz --stop-on-finding). The artifact cache ($KIR_CACHE_DIR) is shared: the
 # mutant's name is part of every cache key.
 set -euo pipefail
 
@@ -47,24 +49,30 @@ json_number() {  # FIELD FILE
   sed -n "s/^ *\"$1\": *\([0-9.eE+-]*\).*/\1/p" "$2" 2>/dev/null | head -n 1
 }
 
-campaign() {  # NAME [MUTANT]: runs one campaign into $OUT/NAME, prints its exit code
+campaign() {  # NAME MUTANT [FLAGS] [SECONDS]: runs one campaign into $OUT/NAME, prints its exit code
   local dir="$OUT/$1" code
   rm -rf "$dir"
   set +e
-  KIR_MUTANT=${2:-} "$KIR" fuzz --time "$SECONDS_PER_MUTANT" --seed "$SEED" --jobs "$JOBS" --no-shrink $NO_REDUCE \
-    --quiet --out "$dir" >"$OUT/$1.log" 2>&1
+  KIR_MUTANT=${2:-} "$KIR" fuzz --time "${4:-$SECONDS_PER_MUTANT}" --seed "$SEED" --jobs "$JOBS" --no-shrink $NO_REDUCE \
+    ${3:-} --quiet --out "$dir" >"$OUT/$1.log" 2>&1
   code=$?
   set -e
   echo "$code"
 }
 
 # The unmutated backend's findings of this seed: a mutant is not credited with them.
-base_code=$(campaign baseline)
+base_code=$(campaign baseline "" "" "${BASELINE_SECONDS:-$SECONDS_PER_MUTANT}")
 if [[ $base_code != 0 && $base_code != 1 ]]; then
   echo "mutation-score: the baseline campaign failed (exit $base_code, see $OUT/baseline.log)" >&2
   exit 2
 fi
 base_cases=$(json_number cases "$OUT/baseline/summary.json")
+# With a clean baseline every finding of a mutant's campaign is the mutant's: the campaign may
+# stop at its first one (the time to kill is the same; the rest of its time is saved).
+STOP=""
+if ! grep -q -v -P '\t(pass|unsupported)\t' "$OUT/baseline/journal.tsv" && "$KIR" fuzz --help | grep -q -- --stop-on-finding; then
+  STOP=--stop-on-finding
+fi
 echo "baseline: $base_cases cases, $(grep -c -v -P '\t(pass|unsupported)\t' "$OUT/baseline/journal.tsv" || true) findings" >&2
 
 # The journal line of the first finding of $1/journal.tsv the baseline does not have, as
@@ -84,7 +92,7 @@ total=0
 times=()
 rows=()
 for m in $MUTANTS; do
-  code=$(campaign "$m" "$m")
+  code=$(campaign "$m" "$m" "$STOP")
   dir="$OUT/$m"
   total=$((total + 1))
   cases=$(json_number cases "$dir/summary.json")

@@ -133,6 +133,7 @@ void register_fuzz_commands(CLI::App& app, int& exit_code) {
   fz->add_flag("--no-shrink", fa.no_shrink, "Keep findings as generated (no shrinking)");
   fz->add_flag("--no-reduce", fa.no_reduce, "No KIR-level reduction of findings after shrinking");
   fz->add_flag("--quiet", fa.quiet, "No progress lines");
+  fz->add_flag("--stop-on-finding", fa.o.stop_on_finding, "Stop at the first finding (unfinished cases run on resume)");
   fz->callback([&exit_code] { exit_code = run_fuzz(fa); });
 
   static std::vector<std::string> merge_dirs;

@@ -176,7 +176,9 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
   int64_t next_n = 0;         // next index of this shard is shard + next_n * shards
   int64_t issued = 0;         // cases of this run handed out (resumed ones excluded)
   const int64_t budget = o.max_cases < 0 ? -1 : std::max<int64_t>(0, o.max_cases - resumed);
-  auto stopping = [&] { return (o.time_limit > 0 && elapsed() >= o.time_limit); };
+  auto stopping = [&] {
+    return (o.time_limit > 0 && elapsed() >= o.time_limit) || (o.stop_on_finding && sum.first_finding_seconds >= 0);
+  };
   auto take_batch = [&] {
     std::vector<int64_t> b;
     while (static_cast<int>(b.size()) < o.batch && !retry.empty()) {

@@ -45,6 +45,8 @@ struct CampaignOptions {
   // workload case of theirs instead of a generated program (manifest_cases.h).
   std::vector<std::string> manifests;
   bool progress = true;         // a progress line on the stream about once a second
+  // Stop at the first finding of this run (cases in flight are dropped: they run on resume).
+  bool stop_on_finding = false;
 };
 
 struct SignatureStats {

@@ -44,6 +44,8 @@ const std::vector<Family>& family_table() {
       {"scatter", 2, kTop, fam_scatter},
       {"call", 3, kMem, fam_call},
       {"random", 1, kMem, fam_random},
+      {"region_fold", 1, kMem, fam_region_fold},
+      {"region_scan", 1, kMem, fam_region_scan},
   };
   return t;
 }

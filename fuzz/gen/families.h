@@ -72,5 +72,7 @@ bool fam_atomic(Ctx&, FnBuilder&, Rng&);
 bool fam_scatter(Ctx&, FnBuilder&, Rng&);
 bool fam_call(Ctx&, FnBuilder&, Rng&);
 bool fam_random(Ctx&, FnBuilder&, Rng&);
+bool fam_region_fold(Ctx&, FnBuilder&, Rng&);
+bool fam_region_scan(Ctx&, FnBuilder&, Rng&);
 
 }  // namespace kir::fuzz

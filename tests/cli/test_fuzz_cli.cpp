@@ -228,3 +228,19 @@ TEST_CASE("every finding of a campaign reproduces from its directory alone", "[f
   CHECK(findings >= 2);
   fs::remove_all(dir);
 }
+
+TEST_CASE("--stop-on-finding ends a campaign at its first finding", "[fuzz][campaign]") {
+  if (kir::test::run_kir("backend mutants").out.find("none compiled in") != std::string::npos) {
+    WARN("kir was built with -DKIR_MUTANTS=OFF: the test needs a mutant");
+    return;
+  }
+  const fs::path dir = fresh_dir("stop");
+  MutantEnv mutant;
+  auto run = kir::test::run_kir(std::string("fuzz --cases 40 --time 0 --seed 9 --jobs 1 --batch 2 --no-shrink --no-reduce --quiet "
+                                            "--stop-on-finding --out ") + dir.string());
+  INFO(run.out);
+  CHECK(run.code == 1);
+  CHECK(journal_findings(dir) >= 1);  // (a finding that arrives with the first in one read is kept)
+  CHECK(journal_lines(dir) < 40);
+  fs::remove_all(dir);
+}

@@ -39,7 +39,8 @@ TEST_CASE("1000 samples cover every family and dtype", "[fuzz]") {
                         "scan.tuple", "combine.captures", "call.constexpr", "atomic.sequential", "atomic.cas", "cast.small",
                         "contract.batch", "random.bits", "random.uniform", "parallel.view", "broadcast.unit", "store.inout",
                         "scatter.masked", "sparse.one_of_two", "sparse.two_of_four", "quantized_dot", "store.masked.inout",
-                        "transpose.cycle3", "cast.roundtrip", "binary.muladd", "atomic.hot"}) {
+                        "transpose.cycle3", "cast.roundtrip", "binary.muladd", "atomic.hot", "region_fold", "region_scan",
+                        "region_fold.argmax", "region_fold.count", "region_scan.exclusive", "region.const_extent"}) {
     INFO("form " << f);
     CHECK(families[f] > 0);
   }
