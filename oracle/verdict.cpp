@@ -278,7 +278,9 @@ Verdict judge_compiling(const Module& m, const std::string& name, const std::map
   std::shared_ptr<cpu::NativeKernel> native;
   try {
     std::deque<cpu::CompiledSource> one;
-    one.push_back(compile_for_args(m, name, args));
+    cpu::CompileOptions co;
+    co.skip_passes = o.skip_passes;
+    one.push_back(compile_for_args(m, name, args, co));
     native = cpu::build_kernels(std::move(one)).front();
   } catch (const std::exception& e) {
     Verdict v;

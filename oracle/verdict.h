@@ -57,6 +57,8 @@ struct Verdict {
 
 struct JudgeOptions {
   int interleavings = 6;  // schedules tried for kernels with atomics
+  // judge_compiling: optional backend passes left out (cpu::CompileOptions::skip_passes).
+  std::vector<std::string> skip_passes;
 };
 
 // Runs kernel `name` on the interpreter and on `native` (built from compile_for_args with the

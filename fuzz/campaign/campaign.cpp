@@ -77,7 +77,7 @@ void write_all(int fd, const std::string& s) {
       oracle::Verdict v = judge_case(p, &got, &expected);
       CaseResult r = finish_case(o, p, v, std::move(got), std::move(expected), findings);
       write_all(fd, "R " + std::to_string(p.index) + "\t" + oracle::outcome_name(r.verdict.outcome) + "\t" +
-                        (r.verdict.failed() ? r.verdict.signature() : "") + "\t" + std::to_string(r.verdict.compared) +
+                        (r.verdict.failed() ? r.signature() : "") + "\t" + std::to_string(r.verdict.compared) +
                         "\t" + r.finding_dir + "\t" + join(r.families, ',') + "\n");
     }
   } catch (const std::exception& e) {
@@ -113,7 +113,7 @@ std::string CampaignSummary::table() const {
     << (resumed ? ", " + std::to_string(resumed) + " cases resumed from the journal" : std::string()) << ")\n";
   if (auto m = families.find("manifest"); m != families.end()) s << "  manifest workload cases: " << m->second << "\n";
   if (!signatures.empty()) {
-    s << "  count  signature (outcome|rule|op|dtype)  first reproducer\n";
+    s << "  count  signature (outcome|rule|op|dtype|pass)  first reproducer\n";
     for (const auto& [sig, st] : signatures) s << "  " << std::setw(5) << st.count << "  " << sig << "  " << st.first_dir << "\n";
   }
   return s.str();
@@ -203,7 +203,7 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
   };
   auto abnormal = [&](int64_t idx, oracle::Outcome oc, const std::string& detail) {
     CaseResult r = record_abnormal(o, idx, oc, detail, findings);
-    finish(idx, oracle::outcome_name(oc), r.verdict.signature(), 0, r.finding_dir, join(r.families, ','));
+    finish(idx, oracle::outcome_name(oc), r.signature(), 0, r.finding_dir, join(r.families, ','));
   };
 
   std::vector<Worker> workers;

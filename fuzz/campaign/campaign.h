@@ -7,7 +7,7 @@
 // end. Every finished case is one line of DIR/journal.tsv, appended after its finding
 // directory is complete; a campaign restarted on the same DIR skips the journaled cases, so a
 // killed campaign loses nothing. Findings are de-duplicated by signature (outcome, rule, op,
-// dtype); DIR/summary.json and the printed table list each signature with its count and its
+// dtype, pass); DIR/summary.json and the printed table list each signature with its count and its
 // first (smallest) reproducer.
 #pragma once
 #include <cstdint>
@@ -90,6 +90,9 @@ struct CaseResult {
   oracle::Verdict verdict;
   std::string finding_dir;  // empty when none was written
   std::vector<std::string> families;
+  std::string pass;         // the optional backend pass the finding depends on ("" when none)
+  // The campaign's de-duplication key of a finding: outcome|rule|op|dtype|pass.
+  std::string signature() const { return verdict.signature() + "|" + pass; }
 };
 CaseResult run_case(const CampaignOptions& o, int64_t index, const std::string& findings_dir);
 

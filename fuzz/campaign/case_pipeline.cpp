@@ -188,7 +188,21 @@ CaseResult finish_case(const CampaignOptions& o, PreparedCase& p, oracle::Verdic
     expected = std::move(red.expected);
   }
   r.verdict = v;
+  // Which optional pass the finding depends on (part of its signature), in what is left of the
+  // case's time.
+  const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double left = o.case_timeout * 0.9 - used;
+  const bool attributable = v.outcome == oracle::Outcome::Wrong || v.outcome == oracle::Outcome::MissedError ||
+                            v.outcome == oracle::Outcome::SpuriousError;
+  if (attributable && left > 1) {
+    try {
+      r.pass = attribute_pass(red.reduced ? red.kir : fin.c.kir, fin.c.kernel, red.reduced ? red.args : fin.args, left / 2);
+    } catch (const std::exception&) {
+      r.pass.clear();
+    }
+  }
   FindingMeta meta;
+  meta.pass = r.pass;
   meta.campaign_seed = o.seed;
   meta.index = p.index;
   meta.case_seed = p.seed;

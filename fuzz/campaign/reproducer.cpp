@@ -81,6 +81,7 @@ void write_reproducer(const fs::path& dir, const std::string& program, const std
   c["shrink_steps"] = meta.shrink_steps;
   c["reduce_steps"] = meta.reduce_steps;
   c["cxx_opt"] = meta.cxx_opt;
+  c["pass"] = meta.pass;
   if (const cpu::MutantInfo* mu = cpu::active_mutant()) c["mutant"] = mu->name;
   write_file(tmp / "case.json", c.dump(2) + "\n");
   for (const auto& [name, a] : args)

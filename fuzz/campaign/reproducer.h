@@ -24,6 +24,7 @@ struct FindingMeta {
   int reduce_steps = 0;     // accepted steps of the KIR reducer (fuzz/campaign/reduce/reduce.h)
   std::string origin;       // "generated", "manifest:<path>#<row>", ...
   int cxx_opt = 3;          // the C++ optimization level the kernel was compiled at (cpu::set_cxx_opt_level)
+  std::string pass;         // the optional backend pass the finding depends on (attribute_pass; "" none)
 };
 
 // Writes `dir` (replacing an existing one). `got`/`expected` may be null.

@@ -76,7 +76,11 @@ CompiledSource lower_program(Program program, const CompileOptions& opt) {
   dump("construct");
   std::vector<Pass> pipeline = {fusion_pass(), select_pass(), expand_pass(), fusion_pass(),
                                 loop_formation_pass(), task_partition_pass(), lifetime_pass()};
+  for (const std::string& s : opt.skip_passes)
+    if (s != "fusion" && s != "task-partition")
+      throw std::invalid_argument("pass '" + s + "' cannot be skipped (only fusion and task-partition are optional)");
   for (const auto& pass : pipeline) {
+    if (std::find(opt.skip_passes.begin(), opt.skip_passes.end(), pass.name) != opt.skip_passes.end()) continue;
     pass.run(P);
     if (pass.name == "expand") vo.allow_structured = false;
     if (pass.name == "loop-formation") vo.allow_compute = false;

@@ -26,6 +26,9 @@ struct CompileOptions {
   bool verify_each_pass = true;
   std::string emit_source_dir;              // also write the generated C++ there
   ArtifactCache* cache = nullptr;           // default_artifact_cache() when null
+  // Optional passes left out ("fusion", "task-partition"), to tell which pass a wrong result
+  // depends on (differential campaigns attribute findings this way). Other names: invalid_argument.
+  std::vector<std::string> skip_passes;
 };
 
 // A legalized program and its generated source (compile step).

@@ -92,7 +92,7 @@ std::unique_ptr<Module> load_verified(const std::string& text, const std::string
 }  // namespace
 
 oracle::Verdict judge_isolated(const Module& m, const std::string& kernel, const KernelArgs& args, double timeout,
-                               const JudgedFn& in_child) {
+                               const oracle::JudgeOptions& jo, const JudgedFn& in_child) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
   std::cout.flush();
@@ -116,7 +116,7 @@ oracle::Verdict judge_isolated(const Module& m, const std::string& kernel, const
     try {
       KernelArgs got, expected;
       const oracle::Verdict v =
-          oracle::judge_compiling(m, kernel, args, {}, in_child ? &got : nullptr, in_child ? &expected : nullptr);
+          oracle::judge_compiling(m, kernel, args, jo, in_child ? &got : nullptr, in_child ? &expected : nullptr);
       write_all(fds[1], to_json(v).dump());
       ::close(fds[1]);
       if (in_child) in_child(v, got, expected);
@@ -178,6 +178,16 @@ ReducePredicate same_signature(const std::string& kernel, const std::string& sig
   };
 }
 
+std::string attribute_pass(const std::string& kir, const std::string& kernel, const KernelArgs& args, double timeout) {
+  auto m = load_verified(kir, "program.kir");
+  for (const char* pass : {"fusion", "task-partition"}) {
+    oracle::JudgeOptions jo;
+    jo.skip_passes = {pass};
+    if (judge_isolated(*m, kernel, args, timeout, jo).outcome == oracle::Outcome::Pass) return pass;
+  }
+  return "";
+}
+
 ReduceFindingResult reduce_finding(const std::string& dir, const ReduceFindingOptions& o) {
   const Reproducer rep = read_reproducer_meta(dir);
   apply_build_settings(rep);
@@ -204,6 +214,7 @@ ReduceFindingResult reduce_finding(const std::string& dir, const ReduceFindingOp
     meta.size = c.value("size", 0);
     meta.shrink_steps = c.value("shrink_steps", 0);
     meta.cxx_opt = rep.cxx_opt;
+    meta.pass = c.value("pass", "");
   } catch (const json::exception&) {
   }
   meta.reduce_steps = static_cast<int>(res.reduced.steps.size());
@@ -213,7 +224,7 @@ ReduceFindingResult reduce_finding(const std::string& dir, const ReduceFindingOp
   const ReduceResult& rr = res.reduced;
   auto rm = load_verified(rr.kir, "program.kir");
   const std::string out_dir = res.out_dir, kernel = rep.kernel;
-  res.verdict = judge_isolated(*rm, kernel, rr.args, o.case_timeout,
+  res.verdict = judge_isolated(*rm, kernel, rr.args, o.case_timeout, {},
                                [&](const oracle::Verdict& v, const KernelArgs& got, const KernelArgs& expected) {
                                  write_reproducer(out_dir, rr.kir, kernel, rr.dims, rr.args, v, meta, &got, &expected);
                                });
