@@ -12,18 +12,13 @@
 #include "backends/cpu/mutants/mutants.h"
 #include "backends/cpu/provider/toolchain.h"
 #include "oracle/verdict.h"
+#include "tests/mutant_env.h"
 
 using namespace kir;
 
 namespace {
 
-// KIR_MUTANT=name for the scope (the backend reads it at every compile).
-struct WithMutant {
-  explicit WithMutant(const char* name) { setenv("KIR_MUTANT", name, 1); }
-  ~WithMutant() { unsetenv("KIR_MUTANT"); }
-  WithMutant(const WithMutant&) = delete;
-  WithMutant& operator=(const WithMutant&) = delete;
-};
+using kir::test::WithMutant;
 
 // The kernel @k passes the oracle, and fails it under `mutant`.
 void killed_by_oracle(const std::string& text, const std::map<std::string, interp::KernelArg>& args, const char* mutant) {

@@ -14,18 +14,14 @@
 #include "kir/text/parser.h"
 #include "kir/verify/verifier.h"
 #include "numerics/format.h"
+#include "tests/mutant_env.h"
 
 using namespace kir;
 using namespace kir::fuzz;
 
 namespace {
 
-struct WithMutant {
-  explicit WithMutant(const char* name) { setenv("KIR_MUTANT", name, 1); }
-  ~WithMutant() { unsetenv("KIR_MUTANT"); }
-  WithMutant(const WithMutant&) = delete;
-  WithMutant& operator=(const WithMutant&) = delete;
-};
+using kir::test::WithMutant;
 
 // y = body(x) over one dynamic extent N, x = 0.1, 0.2, ... (f32).
 std::string kernel(const std::string& body) {
