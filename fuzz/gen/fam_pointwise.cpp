@@ -122,7 +122,18 @@ bool fam_select(Ctx& c, FnBuilder& fb, Rng& r) {
 
 bool fam_cast(Ctx& c, FnBuilder& fb, Rng& r) {
   PoolValue x = operand(c, fb, r, [](const VType&) { return true; }, [](DType) { return true; });
-  const DType to = random_dtype(c, r, [&](DType d) { return d != x.type.dt; });
+  DType to = random_dtype(c, r, [&](DType d) { return d != x.type.dt; });
+  const DType wide = r.chance(0.5) ? DType::I64 : DType::U64, narrow = r.chance(0.5) ? DType::F32 : DType::BF16;
+  if (fb.kernel && r.chance(0.1) && c.allowed(wide) && c.allowed(narrow)) {
+    // 64-bit integer data to a narrow float: the conversion must round once (the specials of
+    // 64-bit integers include values where rounding through f64 first goes the wrong way).
+    const VType t = VType::of(wide, random_shape(c, fb, r, 1));
+    if (c.fits(fb, t.shape)) {
+      x = PoolValue{fb.def("view.load(" + new_view(c, t, Access::In, &r) + ", " + ident_relation(c, fb, t.shape) + ")", t), t, 0};
+      to = narrow;
+      c.family("cast.wide_int");
+    }
+  }
   if (is_small_float(to) || is_small_float(x.type.dt)) c.family("cast.small");
   const std::string y = cast_to(c, fb, x.name, x.type, to);
   if (r.chance(0.25)) {  // and back (quantize-dequantize): only the wide dtype's value is observed

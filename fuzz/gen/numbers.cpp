@@ -69,6 +69,8 @@ uint64_t random_bits(DType d, Rng& r) {
     uint64_t b = r.next() & num::width_mask(d);
     return d == DType::E2M1 ? (b & 0xF) : b;
   }
+  // Now and then ±0 (the sign of zero is what abs, neg, min/max and sums get wrong).
+  if (r.chance(0.03)) return r.chance(0.5) ? uint64_t{1} << (info(d).bits - 1) : 0;
   // A moderate value: random sign, 2^[-6, 6] magnitude, full random significand.
   const double m = 1.0 + static_cast<double>(r.next() >> 11) * 0x1.0p-53;
   const double x = std::ldexp(m, static_cast<int>(r.range(-6, 6))) * (r.chance(0.5) ? -1.0 : 1.0);
