@@ -283,15 +283,18 @@ Verdict judge_compiling(const Module& m, const std::string& name, const std::map
     one.push_back(compile_for_args(m, name, args, co));
     native = cpu::build_kernels(std::move(one)).front();
   } catch (const std::exception& e) {
-    Verdict v;
-    const std::string what = e.what();
-    const bool unsupported = what.find("not implemented") != std::string::npos;
-    v.outcome = unsupported ? Outcome::Unsupported : Outcome::SpuriousError;
-    v.rule = unsupported ? "not implemented" : "compile error";
-    v.detail = what;
-    return v;
+    return compile_failure_verdict(e.what());
   }
   return judge(m, name, args, *native, o, got, expected);
+}
+
+Verdict compile_failure_verdict(const std::string& what) {
+  Verdict v;
+  const bool unsupported = what.find("not implemented") != std::string::npos;
+  v.outcome = unsupported ? Outcome::Unsupported : Outcome::SpuriousError;
+  v.rule = unsupported ? "not implemented" : "compile error";
+  v.detail = what;
+  return v;
 }
 
 }  // namespace kir::oracle

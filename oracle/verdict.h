@@ -83,6 +83,10 @@ Verdict judge_compiling(const Module& m, const std::string& name, const std::map
                         const JudgeOptions& o = {}, std::map<std::string, interp::KernelArg>* got = nullptr,
                         std::map<std::string, interp::KernelArg>* expected = nullptr);
 
+// The verdict of a kernel the backend cannot compile: Unsupported (rule "not implemented") when
+// the message says so, else a spurious error (rule "compile error"); the message is the detail.
+Verdict compile_failure_verdict(const std::string& what);
+
 // Whether two element bit patterns of dtype d are the same result (NaN any payload).
 bool same_result(DType d, uint64_t a, uint64_t b);
 

@@ -15,16 +15,6 @@
 #include "oracle/backend_run.h"
 
 namespace kir::fuzz {
-namespace {
-
-oracle::Verdict compile_failure(const std::string& what) {
-  const bool unsupported = what.find("not implemented") != std::string::npos;
-  return early_verdict(unsupported ? oracle::Outcome::Unsupported : oracle::Outcome::SpuriousError,
-                       unsupported ? "not implemented" : "compile error", what);
-}
-
-}  // namespace
-
 oracle::Verdict early_verdict(oracle::Outcome o, std::string rule, std::string detail) {
   oracle::Verdict v;
   v.outcome = o;
@@ -59,7 +49,7 @@ void compile_case(PreparedCase& p) {
   try {
     p.source.push_back(oracle::compile_for_args(*p.module, p.c.kernel, p.args));
   } catch (const std::exception& e) {
-    p.early = compile_failure(e.what());
+    p.early = oracle::compile_failure_verdict(e.what());
   }
 }
 
@@ -113,7 +103,7 @@ void build_batch(std::vector<PreparedCase*>& cases) {
       one.push_back(oracle::compile_for_args(*p->module, p->c.kernel, p->args));
       p->native = cpu::build_kernels(std::move(one)).front();
     } catch (const std::exception& e) {
-      p->early = compile_failure(e.what());
+      p->early = oracle::compile_failure_verdict(e.what());
     }
   }
 }

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <thread>
 
+#include "tests/mutant_env.h"
 #include "tests/run_tool.h"
 
 namespace fs = std::filesystem;
@@ -62,12 +63,9 @@ size_t journal_findings(const fs::path& dir) {
   return n;
 }
 
-// KIR_MUTANT for the scope: run_kir's popen and the forked campaign inherit it.
-struct MutantEnv {
-  MutantEnv() { setenv("KIR_MUTANT", kMutant, 1); }
-  ~MutantEnv() { unsetenv("KIR_MUTANT"); }
-  MutantEnv(const MutantEnv&) = delete;
-  MutantEnv& operator=(const MutantEnv&) = delete;
+// KIR_MUTANT for a scope: run_kir's popen and the forked campaign inherit it.
+struct MutantEnv : kir::test::WithMutant {
+  MutantEnv() : WithMutant(kMutant) {}
 };
 
 }  // namespace

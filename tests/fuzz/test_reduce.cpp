@@ -25,6 +25,7 @@
 #include "kir/verify/verifier.h"
 #include "numerics/format.h"
 #include "oracle/verdict.h"
+#include "tests/mutant_env.h"
 #include "tests/run_tool.h"
 
 using namespace kir;
@@ -502,12 +503,7 @@ TEST_CASE("a wrong result of a backend mutant reduces to the select it swaps", "
   std::vector<uint64_t> c;
   for (int i = 0; i < 8; ++i) c.push_back(f32(i % 2 ? 3.0 : -3.0));
   a["c"] = interp::make_host_view(DType::F32, {8}, c);
-  struct Mutant {  // for this test only, even when a check fails
-    Mutant() { setenv("KIR_MUTANT", "select_swapped", 1); }
-    ~Mutant() { unsetenv("KIR_MUTANT"); }
-    Mutant(const Mutant&) = delete;
-    Mutant& operator=(const Mutant&) = delete;
-  } mutant;
+  kir::test::WithMutant mutant("select_swapped");  // for this test only, even when a check fails
   auto m = load(program);
   REQUIRE(m);
   const oracle::Verdict v = judge_isolated(*m, "k", a, 60);
