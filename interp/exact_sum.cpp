@@ -3,6 +3,10 @@
 // integer is converted to MPFR exactly and rounded once with numerics' round_to.
 #include "interp/exact_sum.h"
 
+#include <cmath>
+#include <cstring>
+#include <limits>
+
 #include <mpfr.h>
 
 #include <bit>
@@ -117,7 +121,41 @@ void SequentialSum::clear() {
   empty_ = true;
 }
 
+namespace {
+// An exact value of a dtype that embeds in f64 (at most 53 significant bits), as a double.
+double host_double(const num::ExactValue& v) {
+  if (v.kind == num::ExactValue::NaN) return std::numeric_limits<double>::quiet_NaN();
+  if (v.kind == num::ExactValue::Inf) return v.neg ? -HUGE_VAL : HUGE_VAL;
+  const double x = std::ldexp(static_cast<double>(v.m), v.e);
+  return v.neg ? -x : x;
+}
+}  // namespace
+
 void SequentialSum::add_product(const num::ExactValue& a, const num::ExactValue& b, int extra_exp) {
+  if (fused_ && !empty_) {
+    // fma(a, b, acc) rounded once in acc: the host's fma is IEEE's correctly rounded one, and a
+    // and b are exactly values of acc (the operands embed in it).
+    if (extra_exp != 0 || (acc_ != DType::F32 && acc_ != DType::F64))
+      throw std::logic_error("sequential-fused accumulation in " + std::string(name(acc_)) + " is not defined");
+    const double x = host_double(a), y = host_double(b);
+    if (acc_ == DType::F32) {
+      float s;
+      const auto bits = static_cast<uint32_t>(sum_);
+      std::memcpy(&s, &bits, 4);
+      const float r = std::fmaf(static_cast<float>(x), static_cast<float>(y), s);
+      uint32_t rb;
+      std::memcpy(&rb, &r, 4);
+      sum_ = std::isnan(r) ? num::float_format(acc_).canonical_nan : rb;
+    } else {
+      double s;
+      std::memcpy(&s, &sum_, 8);
+      const double r = std::fma(x, y, s);
+      uint64_t rb;
+      std::memcpy(&rb, &r, 8);
+      sum_ = std::isnan(r) ? num::float_format(acc_).canonical_nan : rb;
+    }
+    return;
+  }
   if (a.kind != num::ExactValue::Finite || b.kind != num::ExactValue::Finite) {
     special_.clear();
     special_.add_product(a, b, extra_exp);

@@ -43,7 +43,8 @@ class ExactSum {
 // then added to the running value with num::binary(Add) in acc (the library's NaN rules).
 class SequentialSum {
  public:
-  explicit SequentialSum(DType acc) : acc_(acc) { clear(); }
+  // fused: every term after the first is added by one fma (acc f32 or f64 only).
+  explicit SequentialSum(DType acc, bool fused = false) : acc_(acc), fused_(fused) { clear(); }
   void clear();
   void add_product(const num::ExactValue& a, const num::ExactValue& b, int extra_exp = 0);
   void add_nan();
@@ -52,6 +53,7 @@ class SequentialSum {
  private:
   void add_term(uint64_t term);
   DType acc_;
+  bool fused_ = false;
   uint64_t sum_ = 0;
   bool empty_ = true;  // no term yet: the first term starts the fold (a +0 start would be a term)
   ExactSum special_;  // rounds the non-finite products (Inf, NaN, Inf x 0) as a one-term sum

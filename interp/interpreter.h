@@ -67,7 +67,12 @@ enum class Segmentation { Whole, PerElement, Random };
 // acc = +0; per reduce point, row-major over the `reduce` pairs as listed (sparse: kept positions
 // only), acc = round(acc + round(exact product)), both roundings into the accumulator dtype.
 // Integer accumulators and quantized_dot are order-independent / bitwise-defined either way.
-enum class AccumulationOrder { Canonical, Sequential };
+// How float contract / sparse / scaled contract elements are accumulated (docs/numerics.md):
+// Canonical — the exact sum rounded once; Sequential — a left fold of the products each rounded
+// once into acc, row-major over the reduce pairs; SequentialFused — the same fold with one fma
+// per term after the first (f32/f64 accumulators with operands that embed in them), the order
+// the CPU backend's packed contract declares.
+enum class AccumulationOrder { Canonical, Sequential, SequentialFused };
 
 struct Options {
   std::ostream* trace = nullptr;  // one line per executed op when set
@@ -91,6 +96,9 @@ struct Options {
   Segmentation segmentation = Segmentation::Whole;
   uint64_t segmentation_seed = 0;  // seed of the Random segmentation
   AccumulationOrder accumulation = AccumulationOrder::Canonical;
+  // Per op, by its location ("file:line:col"): the order a backend declares for that op (the
+  // oracle fills it from the backend's bindings); ops not listed use `accumulation`.
+  std::map<std::string, AccumulationOrder> accumulation_at;
   // Values (names without '%') printed to dump_out, elements and all, each time an op defines one.
   std::vector<std::string> dump;
   std::ostream* dump_out = nullptr;

@@ -162,10 +162,16 @@ bool contract_f32_fast(const ContractPlan& p, const Tensor& l, const Tensor& r, 
 // The accumulator of one float result element under Options::accumulation. Terms are added in
 // the order the handlers visit them: row-major over the reduce pairs as listed (scaled: group,
 // then element within the group).
+AccumulationOrder order_for(const Options& o, const Operation& op) {
+  if (!o.accumulation_at.empty())
+    if (auto it = o.accumulation_at.find(op.loc.str()); it != o.accumulation_at.end()) return it->second;
+  return o.accumulation;
+}
+
 class ElementSum {
  public:
   ElementSum(AccumulationOrder order, DType acc) : acc_(acc) {
-    if (order == AccumulationOrder::Sequential) seq_.emplace(acc);
+    if (order != AccumulationOrder::Canonical) seq_.emplace(acc, order == AccumulationOrder::SequentialFused);
   }
   void clear() { seq_ ? seq_->clear() : exact_.clear(); }
   void add_product(const num::ExactValue& a, const num::ExactValue& b, int extra_exp = 0) {
@@ -228,7 +234,7 @@ void charge_contract(Engine& E, const Operation& op, const Shape& ls, const Shap
 Flow op_contract(Engine& E, Frame& f, const Operation& op) {
   const Tensor &l = E.operand(f, op, 0).tensor(), &r = E.operand(f, op, 1).tensor();
   charge_contract(E, op, l.shape, r.shape);
-  E.set(f, op, 0, contract_core(op, l, r, op.result()->type.dtype(), nullptr, E.opts.accumulation));
+  E.set(f, op, 0, contract_core(op, l, r, op.result()->type.dtype(), nullptr, order_for(E.opts, op)));
   if (E.opts.envelopes) log_envelopes(E, f, op);
   return {};
 }
@@ -274,7 +280,7 @@ Flow op_sparse_contract(Engine& E, Frame& f, const Operation& op) {
       }
     }
   charge_contract(E, op, dense.shape, r.shape);
-  E.set(f, op, 0, contract_core(op, dense, r, op.result()->type.dtype(), &mask, E.opts.accumulation));
+  E.set(f, op, 0, contract_core(op, dense, r, op.result()->type.dtype(), &mask, order_for(E.opts, op)));
   if (E.opts.envelopes) log_sparse_envelopes(E, f, op, dense, r, mask);
   return {};
 }
@@ -309,7 +315,7 @@ Flow op_scaled_contract(Engine& E, Frame& f, const Operation& op) {
   E.charge(op, work_product(work_product(static_cast<uint64_t>(M), static_cast<uint64_t>(N)),
                             work_product(static_cast<uint64_t>(G), static_cast<uint64_t>(group))));
   Tensor out = make_tensor(acc, {M, N});
-  ElementSum s(E.opts.accumulation, acc);
+  ElementSum s(order_for(E.opts, op), acc);
   for (int64_t m = 0; m < M; ++m)
     for (int64_t n = 0; n < N; ++n) {
       s.clear();

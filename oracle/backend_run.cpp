@@ -160,4 +160,14 @@ void call_on_backend(const cpu::NativeKernel& kernel, const Module& m, const std
     if (P.buf(P.view_params[i]).access != Access::In) unpack(storage[i], *hosts[i]->storage);
 }
 
+interp::Options declared_order_options(const cpu::Program& p) {
+  interp::Options o;
+  o.accumulation = interp::AccumulationOrder::Sequential;
+  for (const auto& b : p.bindings) {
+    if (b.order != "sequential-fused" || b.op_id < 0) continue;
+    o.accumulation_at[p.ops[static_cast<size_t>(b.op_id)].location] = interp::AccumulationOrder::SequentialFused;
+  }
+  return o;
+}
+
 }  // namespace kir::oracle

@@ -32,6 +32,11 @@ cpu::CompiledSource compile_for_args(const Module& m, const std::string& name,
 void call_on_backend(const cpu::NativeKernel& kernel, const Module& m, const std::string& name,
                      std::map<std::string, interp::KernelArg>& args);
 
+// The interpreter's options for comparing with `p` bit for bit: accumulation=sequential, and
+// for every op bound to an implementation that declares another order (Program::bindings) that
+// order at the op's location.
+interp::Options declared_order_options(const cpu::Program& p);
+
 // Compiles (through the artifact cache), loads and calls kernel `name`. Out/InOut views of
 // `args` are updated in place (every element then counts as defined). Throws std::runtime_error
 // with a located message on a compile error or a native fault.

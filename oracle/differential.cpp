@@ -43,18 +43,21 @@ Differential run_differential(const Module& m, const std::string& kernel,
   Differential d;
   auto iargs = clone_args(args);
   auto bargs = clone_args(args);
+  // The backend first: its bindings declare the accumulation order the interpreter follows.
   interp::Options io;
   io.accumulation = interp::AccumulationOrder::Sequential;
+  try {
+    auto r = run_on_backend(m, kernel, bargs, opt);
+    d.compiled = r.compiled;
+    io = declared_order_options(r.kernel->program());
+  } catch (const std::exception& e) {
+    d.backend_error = e.what();
+  }
   try {
     interp::Interpreter it(m, io);
     it.run_kernel(kernel, iargs);
   } catch (const std::exception& e) {
     d.interp_error = e.what();
-  }
-  try {
-    d.compiled = run_on_backend(m, kernel, bargs, opt).compiled;
-  } catch (const std::exception& e) {
-    d.backend_error = e.what();
   }
   if (d.interp_error.empty() && d.backend_error.empty()) {
     const Function* k = m.find_function(kernel);

@@ -150,7 +150,9 @@ Verdict judge(const Module& m, const std::string& name, const std::map<std::stri
     berr = e.what();
   }
   if (got_out) *got_out = bargs;
-  return judge_result(m, name, args, bargs, berr, o, expected_out);
+  JudgeOptions od = o;
+  od.declared_orders = declared_order_options(native.program()).accumulation_at;
+  return judge_result(m, name, args, bargs, berr, od, expected_out);
 }
 
 Verdict judge_result(const Module& m, const std::string& name, const std::map<std::string, interp::KernelArg>& args,
@@ -162,6 +164,7 @@ Verdict judge_result(const Module& m, const std::string& name, const std::map<st
   auto iargs = clone_args(args);
   interp::Options seq;
   seq.accumulation = interp::AccumulationOrder::Sequential;
+  seq.accumulation_at = o.declared_orders;
   const std::string ierr = run_interp(m, name, iargs, seq);
   if (expected_out) *expected_out = iargs;
   if (!ierr.empty() || !berr.empty()) {

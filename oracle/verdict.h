@@ -59,6 +59,9 @@ struct JudgeOptions {
   int interleavings = 6;  // schedules tried for kernels with atomics
   // judge_compiling: optional backend passes left out (cpu::CompileOptions::skip_passes).
   std::vector<std::string> skip_passes;
+  // The accumulation orders the backend's implementations declare, per op location
+  // (declared_order_options(program).accumulation_at); judge() fills it from the native kernel.
+  std::map<std::string, interp::AccumulationOrder> declared_orders;
 };
 
 // Runs kernel `name` on the interpreter and on `native` (built from compile_for_args with the

@@ -352,8 +352,9 @@ TEST_CASE("selection binds exactly one implementation and writes it into the op"
   const std::string text = dump.str();
   auto after_select = text.find("after select");
   REQUIRE(after_select != std::string::npos);
-  CHECK(text.find("impl \"contract.sequential\"", after_select) != std::string::npos);
-  CHECK(text.find("impl \"contract.sequential\"") > text.find("after construct"));
+  // An f32 matrix product: the packed implementation of the first row this CPU can run.
+  CHECK(text.find("impl \"contract.packed.", after_select) != std::string::npos);
+  CHECK(text.find("impl \"contract.packed.") > text.find("after construct"));
 }
 
 TEST_CASE("contract runs in its declared sequential order, bit for bit with the interpreter", "[C6][C9]") {

@@ -72,6 +72,7 @@ CompiledSource lower_program(Program program, const CompileOptions& opt) {
     if (opt.print_after_all) *opt.print_after_all << "// ----- CPU IR after " << after << "\n" << print(P) << "\n";
   };
   VerifyOptions vo;
+  if (!opt.config_row.empty()) P.config_row = opt.config_row;
   if (opt.verify_each_pass) verify_or_throw(P, vo, "construct");
   dump("construct");
   std::vector<Pass> pipeline = {fusion_pass(), select_pass(), expand_pass(), fusion_pass(),
@@ -93,7 +94,13 @@ CompiledSource lower_program(Program program, const CompileOptions& opt) {
   std::string body = serialize_cpp(P, "kir_entry");
   // The active seeded mutant (mutants.h) is key material: a mutated object is never reused
   // without the mutant, nor an unmutated one with it.
-  out.key_material = "kir-cpu-provider/1\n" + mutant_key_material() + print(P);
+  out.key_material = "kir-cpu-provider/1\n" + mutant_key_material() + "row " + P.config_row + "\n";
+  for (const auto& b : P.bindings) {
+    out.key_material += "binding " + std::to_string(b.op_id) + " " + b.implementation;
+    for (const auto& [k, v] : b.params) out.key_material += " " + k + "=" + std::to_string(v);
+    out.key_material += "\n";
+  }
+  out.key_material += print(P);
   out.entry = "kir_entry_" + key_hash(body + out.key_material).substr(0, 24);
   out.body = serialize_cpp(P, out.entry);
   out.source = cpp_prelude() + out.body;

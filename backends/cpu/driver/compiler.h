@@ -29,6 +29,8 @@ struct CompileOptions {
   // Optional passes left out ("fusion", "task-partition"), to tell which pass a wrong result
   // depends on (differential campaigns attribute findings this way). Other names: invalid_argument.
   std::vector<std::string> skip_passes;
+  // The config row to build from (impl/config.h); empty: the selection policy's choice.
+  std::string config_row;
 };
 
 // A legalized program and its generated source (compile step).

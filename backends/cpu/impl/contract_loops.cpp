@@ -52,6 +52,8 @@ bool embeds(DType x, DType acc) {
 namespace {
 
 std::string contract_applicable(const Program& P, const StructuredOp& st) {
+  if (matmul_form(P, st).empty())
+    return "a dense f32/f64 matrix product, the kind the packed implementations realize";
   DType a = P.buf(st.operands[0]).dtype, b = P.buf(st.operands[1]).dtype, acc = st.acc;
   if (is_integer(acc)) {
     if (!is_integer(a) || !is_integer(b)) return "integer accumulator over non-integer operands";
@@ -145,7 +147,8 @@ std::vector<Implementation> contract_implementations() {
   return {{"contract.sequential", "contract",
           "row-major over the reduce pairs, each product rounded once into the accumulator, then added "
           "(a legal order inside the reassociation envelope; integer accumulators wrap)",
-          contract_applicable, expand_contract}};
+          contract_applicable, expand_contract, {}, "", "sequential",
+          {"none", "the operands as they are", "none", "the result buffer, element by element"}}};
 }
 
 }  // namespace kir::cpu

@@ -222,20 +222,29 @@ std::string fold_applicable(const Program&, const StructuredOp& st) {
 std::vector<Implementation> fold_implementations() {
   return {
       {"reduce.fold", "reduce", "canonical left fold of the combine in logical order (bitwise canonical)",
-       fold_applicable, expand_reduce},
+       fold_applicable, expand_reduce, {}, "", "",
+       {"none", "the source as it is", "one accumulator per result element", "the result buffer"}},
       {"scan.fold", "scan", "canonical fold along the axis, inclusive/exclusive, forward/reverse (bitwise canonical)",
-       fold_applicable, expand_scan},
+       fold_applicable, expand_scan, {}, "", "",
+       {"none", "the source as it is", "one carry per line", "the result buffer, prefix by prefix"}},
   };
 }
 
 const std::vector<Implementation>& implementations() {
   static const std::vector<Implementation> all = [] {
     std::vector<Implementation> v;
-    for (auto* f : {fold_implementations, contract_implementations, format_implementations, effect_implementations})
+    for (auto* f : {fold_implementations, contract_implementations, packed_contract_implementations,
+                    format_implementations, effect_implementations})
       for (auto& i : f()) v.push_back(std::move(i));
     return v;
   }();
   return all;
+}
+
+int64_t param(const StructuredOp& st, const std::string& name) {
+  for (const auto& [k, v] : st.params)
+    if (k == name) return v;
+  throw std::logic_error("internal: implementation " + st.implementation + " is bound without parameter " + name);
 }
 
 const Implementation* find_implementation(const std::string& name) {

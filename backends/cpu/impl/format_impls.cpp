@@ -611,19 +611,23 @@ std::vector<StmtP> expand_histogram(Program& P, const Stmt& s) {
 std::vector<Implementation> format_implementations() {
   return {
       {"quantize.q8k", "quantize", "numerics/kquant.cpp's quantize_row_q8_K (ggml reference), bit for bit",
-       quantize_applicable, expand_quantize},
+       quantize_applicable, expand_quantize, {}, "", "", {"none", "f32 rows of 256", "none", "q8_K blocks"}},
       {"quantized_dot.q4k_q8k", "quantized_dot",
-       "numerics/kquant.cpp's vec_dot_q4_K_q8_K (ggml reference order, f32), bit for bit", qdot_applicable, expand_qdot},
+       "numerics/kquant.cpp's vec_dot_q4_K_q8_K (ggml reference order, f32), bit for bit", qdot_applicable, expand_qdot,
+       {}, "", "", {"none", "q4_K and q8_K blocks as stored", "none", "one f32 per row"}},
       {"scaled_contract.sequential", "scaled_contract",
        "per element: groups then elements in order, each decoded product times the exact power-of-two scale "
        "rounded once into the accumulator, then added (a NaN scale adds one NaN per group)",
-       scaled_applicable, expand_scaled},
+       scaled_applicable, expand_scaled, {}, "", "sequential",
+       {"none", "elements and e8m0 scales as stored", "none", "the result buffer, element by element"}},
       {"sparse_contract.sequential", "sparse_contract",
        "kept dense positions increasing, other reduce pairs row-major, each product rounded once into the "
        "accumulator, then added (integer accumulators wrap); metadata validated first",
-       sparse_applicable, expand_sparse},
+       sparse_applicable, expand_sparse, {}, "", "sequential",
+       {"none", "2:4 values and metadata as stored", "none", "the result buffer, element by element"}},
       {"histogram.serial", "histogram", "serial counting in the count dtype (wrapping); out-of-range active values fault",
-       histogram_applicable, expand_histogram},
+       histogram_applicable, expand_histogram, {}, "", "",
+       {"none", "the values as they are", "none", "the counts buffer (zeroed first)"}},
   };
 }
 

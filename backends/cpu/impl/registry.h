@@ -13,15 +13,45 @@
 
 namespace kir::cpu {
 
+// A finite parameter of an implementation: a local one (micro-tile, unroll ...) or one of the
+// config row's five shared outer bindings it reads (task_m, task_n, mc, nc, kc). Its domain
+// is lo..hi in steps of `step`.
+struct ParamDomain {
+  std::string name;
+  int64_t lo = 1, hi = 1, step = 1;
+  bool shared = false;
+  bool contains(int64_t v) const { return v >= lo && v <= hi && (v - lo) % step == 0; }
+};
+
+// What an implementation needs from the program around it, stated for dumps and docs; the
+// expansion creates these resources itself as ordinary CPU IR.
+struct Requirements {
+  std::string outer_block;  // the blocking it works under
+  std::string input_form;   // e.g. packed panels it builds
+  std::string scratch;      // scratch buffers and their owner
+  std::string output;       // the form of the result it writes
+};
+
 struct Implementation {
   std::string name;         // "reduce.fold", written into StructuredOp::implementation
   std::string computation;  // the Structured kind it realizes
   std::string contract;     // the numeric contract it keeps, in words (docs, dumps)
-  // "" when applicable, otherwise why not (dtype, format, shape, capability ...).
+  // "" when applicable, otherwise why not (dtype, format, shape, parameters ...). Called with
+  // the candidate's parameter values already in st.params.
   std::function<std::string(const Program&, const StructuredOp&)> applicable;
-  // The statements replacing the Structured statement `s`.
+  // The statements replacing the Structured statement `s` (its binding in s.structured).
   std::function<std::vector<StmtP>(Program&, const Stmt& s)> expand;
+  std::vector<ParamDomain> params;
+  std::string capability;   // the host capability it needs ("" none), e.g. "avx512f"
+  // The accumulation order of its float results: "sequential" (each product rounded once, then
+  // added, in row-major order over the reduce pairs), "sequential-fused" (the same order with
+  // one fma per term) or "" (its results are bitwise defined).
+  std::string order;
+  Requirements needs;
 };
+
+// The value of parameter `name` in a bound op (std::logic_error when the binding lacks it).
+int64_t param(const StructuredOp& st, const std::string& name);
 
 const std::vector<Implementation>& implementations();
 // The families' implementations (each file adds its own; implementations() concatenates them).
@@ -29,6 +59,7 @@ std::vector<Implementation> fold_implementations();    // fold_loops.cpp
 std::vector<Implementation> contract_implementations();  // contract_loops.cpp
 std::vector<Implementation> format_implementations();  // format_*.cpp: scaled/sparse/quantized, histogram
 std::vector<Implementation> effect_implementations();  // effects_*.cpp
+std::vector<Implementation> packed_contract_implementations();  // contract_packed.cpp
 const Implementation* find_implementation(const std::string& name);
 
 // Shared by the expansions: a loop nest over `extents` with the given coordinate variables
@@ -48,5 +79,11 @@ ExprP sum_start(DType acc);
 int precision(DType d);
 bool embeds(DType x, DType acc);
 ExprP sum_result(ExprP acc, ExprP term_count);
+
+// The typed computation kind of a contract the packed implementations realize (contract_packed
+// .cpp): a float accumulator of f32 or f64 into which both operands embed exactly, and each
+// operand with exactly one free axis (neither batch nor reduced). "" when `st` is of that kind,
+// otherwise why not. contract.sequential realizes every other contract.
+std::string matmul_form(const Program& P, const StructuredOp& st);
 
 }  // namespace kir::cpu

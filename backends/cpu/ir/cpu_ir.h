@@ -173,7 +173,10 @@ struct StructuredOp {
   // its axis).
   std::vector<VarId> coords;
   std::vector<ExprP> init;
-  std::string implementation;   // the binding written by selection ("" until selected), C11
+  // The binding written by selection (C11): the implementation's name ("" until selected) and
+  // the values of its parameters and of the row's shared outer bindings it uses.
+  std::string implementation;
+  std::vector<std::pair<std::string, int64_t>> params;
 };
 
 // ---------------------------------------------------------------- statements
@@ -197,6 +200,10 @@ enum class StmtKind {
   Structured,  // a structured op awaiting expansion
   Copy,        // buf := src (whole buffer, same shape): loop carries of tensors
   Atomic,      // one indivisible access of buf[index...] (see Stmt::op); var = the old value
+  Kernel,      // a micro-kernel of the runtime library (rt/kir_uk.h) named by `op`, writing the
+               // block of buf that starts at buf[index...]; `detail` holds its other arguments:
+               // a Load there is the address of that element (a packed panel), any other
+               // expression a scalar. Its meaning is fixed by the catalog (ir/ukernels.h).
 };
 
 struct Stmt;
@@ -256,6 +263,20 @@ struct Program {
   std::deque<Var> vars;
   std::deque<Buffer> bufs;
   std::vector<OpOrigin> ops;
+  // The bindings selection made (C11), kept after expansion for dumps, the artifact key and the
+  // oracle: per structured op, the implementation with its parameters and the accumulation
+  // order it declares ("sequential", "sequential-fused" or "" when its result is bitwise
+  // defined), and the config row the program was built from.
+  struct Binding {
+    int32_t op_id = kNone;
+    std::string implementation;
+    std::vector<std::pair<std::string, int64_t>> params;
+    std::string order;
+  };
+  std::vector<Binding> bindings;
+  std::string config_row;
+  // The row's shared outer bindings read by the passes (task grain); 0 = the pass's default.
+  int64_t task_grain = 0;
   std::vector<std::string> symbols;  // extent symbols bound at the call (call->extents order)
   std::vector<VarId> symbol_vars;
   std::vector<BufId> view_params;    // call->views order

@@ -132,6 +132,13 @@ class Printer {
     }
     for (size_t i = 0; i < p_.ops.size(); ++i)
       out_ << "  origin " << i << " " << p_.ops[i].name << " at " << p_.ops[i].location << "\n";
+    if (!p_.config_row.empty()) out_ << "  row " << p_.config_row << "\n";
+    for (const auto& b : p_.bindings) {
+      out_ << "  binding op " << b.op_id << " " << b.implementation << " {";
+      for (size_t i = 0; i < b.params.size(); ++i)
+        out_ << (i ? ", " : "") << b.params[i].first << "=" << b.params[i].second;
+      out_ << "}" << (b.order.empty() ? "" : " order " + b.order) << "\n";
+    }
     out_ << "body:\n";
     // The program body is a Block; its own fields beyond `body` carry no meaning.
     for (const auto& s : p_.body.body) stmt(*s, 1);
@@ -313,6 +320,9 @@ class Printer {
         break;
       }
       case StmtKind::Structured: line(d, structured(s.structured.get()), s.op_id); break;
+      case StmtKind::Kernel:
+        line(d, "kernel " + s.op + " " + n_.buf(s.buf) + "[" + exprs(s.index) + "] (" + exprs(s.detail) + ")", s.op_id);
+        break;
     }
   }
 

@@ -3,6 +3,7 @@
 // their own context. Every rule reports under its own bracketed tag so tests and pass authors
 // can tell which invariant broke.
 #include "backends/cpu/ir/verifier.h"
+#include "backends/cpu/ir/ukernels.h"
 
 #include <algorithm>
 #include <set>
@@ -36,6 +37,7 @@ const char* stmt_name(StmtKind k) {
     case StmtKind::Structured: return "Structured";
     case StmtKind::Copy: return "Copy";
     case StmtKind::Atomic: return "Atomic";
+    case StmtKind::Kernel: return "Kernel";
   }
   return "?";
 }
@@ -293,6 +295,10 @@ class Verifier {
       case StmtKind::Store: check_store(s); break;
       case StmtKind::Copy: check_copy(s); break;
       case StmtKind::Atomic: check_atomic(s); break;
+      case StmtKind::Kernel:
+        if (std::string why = check_kernel_call(p_, s); !why.empty()) report("kernel", why);
+        else writable(s.buf, "Kernel");
+        break;
       case StmtKind::Loop: check_loop(s); break;
       case StmtKind::Tasks: check_tasks_header(s); break;
       case StmtKind::If:
@@ -607,6 +613,7 @@ class Verifier {
       std::vector<BufId> writes, reads;
       switch (s.kind) {
         case StmtKind::Store:
+        case StmtKind::Kernel:
         case StmtKind::Compute: writes.push_back(s.buf); break;
         case StmtKind::Atomic:
           if (s.op.rfind("load", 0) == 0) reads.push_back(s.buf);
@@ -679,7 +686,8 @@ class Verifier {
     }
     std::vector<BufId> used;
     for_each_expr(s, [&](const Expr& e) { loads_of(e, used); });
-    if (s.kind == StmtKind::Store || s.kind == StmtKind::Compute || s.kind == StmtKind::Copy || s.kind == StmtKind::Atomic)
+    if (s.kind == StmtKind::Store || s.kind == StmtKind::Compute || s.kind == StmtKind::Copy || s.kind == StmtKind::Atomic ||
+        s.kind == StmtKind::Kernel)
       used.push_back(s.buf);
     if (s.kind == StmtKind::Copy) used.push_back(s.src);
     if (s.kind == StmtKind::Structured && s.structured) {

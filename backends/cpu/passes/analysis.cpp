@@ -22,6 +22,7 @@ bool writes_here(const Stmt& s, BufId b) {
     case StmtKind::Compute:
     case StmtKind::Store:
     case StmtKind::Copy:
+    case StmtKind::Kernel:
       return s.buf == b;
     case StmtKind::Atomic:  // a load too: it orders against other accesses like a write
       return s.buf == b;

@@ -40,6 +40,10 @@ void place(Program& P, std::vector<StmtP>& list, const std::vector<BufId>& bufs,
       bool in_cond = only.value && reads_buffer(*only.value, b);
       descend = !in_cond && !(in_body && in_else);
     }
+    // Scratch (an implementation's panels) is allocated once per task or call, never per
+    // iteration of a loop that reuses it.
+    if (descend && P.buf(b).kind == BufKind::Scratch && (only.kind == StmtKind::Loop || only.kind == StmtKind::While))
+      descend = false;
     if (descend && (only.kind == StmtKind::Loop || only.kind == StmtKind::While || only.kind == StmtKind::Tasks)) {
       bool in_bounds = false;
       for (const ExprP* e : {&only.lo, &only.hi, &only.value})

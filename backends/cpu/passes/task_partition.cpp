@@ -30,7 +30,8 @@ std::optional<int64_t> const_work(const Stmt& l) {
 void collect(const Stmt& s, std::vector<BufId>& reads, std::vector<BufId>& writes) {
   walk_stmts(s.body, [&](const Stmt& c) {
     for_each_expr(c, [&](const Expr& e) { loaded_buffers(e, reads); });
-    if ((c.kind == StmtKind::Store || c.kind == StmtKind::Copy || c.kind == StmtKind::Compute) &&
+    if ((c.kind == StmtKind::Store || c.kind == StmtKind::Copy || c.kind == StmtKind::Compute ||
+         c.kind == StmtKind::Kernel) &&
         std::find(writes.begin(), writes.end(), c.buf) == writes.end())
       writes.push_back(c.buf);
     if (c.kind == StmtKind::Copy && std::find(reads.begin(), reads.end(), c.src) == reads.end()) reads.push_back(c.src);
@@ -58,8 +59,11 @@ void partition_list(Program& P, std::vector<StmtP>& list) {
     VarId blk = P.add_var(P.var(s.var).name + "_blk", DType::Index, VarRole::Let);
     auto lb = make_stmt(StmtKind::Let, s.op_id);
     lb->var = blk;
-    lb->value = make_binary("max", make_binary("floordiv", index_add(n, make_index(kTasksPerLoop - 1)), make_index(kTasksPerLoop)),
-                            make_index(1));
+    // The config row's grain (rows per task) when it gives one.
+    lb->value = P.task_grain > 0 ? make_index(P.task_grain)
+                                 : make_binary("max", make_binary("floordiv", index_add(n, make_index(kTasksPerLoop - 1)),
+                                                                  make_index(kTasksPerLoop)),
+                                               make_index(1));
     ExprP B = make_var(blk, DType::Index);
     auto t = make_stmt(StmtKind::Tasks, s.op_id);
     t->var = P.add_var(P.var(s.var).name + "_task", DType::Index, VarRole::Task);

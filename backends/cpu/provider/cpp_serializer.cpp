@@ -6,6 +6,7 @@
 
 #include <sstream>
 
+#include "backends/cpu/ir/ukernels.h"
 #include "backends/cpu/mutants/mutants.h"
 #include "numerics/math.h"
 
@@ -307,10 +308,23 @@ class Writer {
         line() << "kir_gen::copy(" << buf(s.buf) << ".data(), " << buf(s.src) << ".data(), " << element_count(s.buf) << ");\n";
         return;
       case StmtKind::Atomic: atomic(s); return;
+      case StmtKind::Kernel: kernel(s); return;
       case StmtKind::Compute:
       case StmtKind::Structured:
         throw std::runtime_error("internal: the serializer met an unlegalized statement");
     }
+  }
+
+  // One Kernel statement: a call of the catalog's micro-kernel (ir/ukernels.h, rt/kir_uk.h).
+  void kernel(const Stmt& s) {
+    auto g = parse_gemm_ukernel(s.op);
+    if (!g) throw std::runtime_error("internal: unknown micro-kernel `" + s.op + "`");
+    const std::string C = buf(s.buf);
+    auto addr = [&](const Expr& e) { return "&" + buf(e.buf) + "[" + offset(e.buf, e.args) + "]"; };
+    line() << "kir_uk::gemm_" << g->isa << "<" << cpp_type(g->dtype) << ", " << g->mr << ", " << g->nv << ">(&" << C << "["
+           << offset(s.buf, s.index) << "], " << C << "_s0, " << C << "_s1, " << addr(*s.detail[0]) << ", "
+           << addr(*s.detail[1]) << ", " << expr(*s.detail[2]) << ", " << expr(*s.detail[3]) << ", " << expr(*s.detail[4])
+           << ", " << expr(*s.detail[5]) << ");\n";
   }
 
   // One Atomic statement (cpu_ir.h): the operands are evaluated once, then the access is one

@@ -13,6 +13,7 @@
 #include "kir_abi.h"
 #include "kir_rt.h"
 #include "kir_random.h"
+#include "kir_uk.h"
 
 namespace kir_gen {
 

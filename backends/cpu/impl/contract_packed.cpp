@@ -1,0 +1,279 @@
+// The packed contract implementations (checklist C6, C7, C11): BLIS's five loops around a
+// register-blocked micro-kernel, for the dense f32/f64 matrix product (matmul_form). Per task
+// tile of the result (task_m x task_n, the row's shared bindings) the expansion builds:
+//
+//   for jc in [n0, n1) step NC:                      nc = min(NC, n1 - jc)
+//     for pc in [0, K) step KC:                      kc = min(KC, K - pc)
+//       pack B[pc.., jc..] into Bp: kc x NR micro-panels, k-major, zero beyond nc
+//       for ic in [m0, m1) step MC:                  mc = min(MC, m1 - ic)
+//         pack A[ic.., pc..] into Ap: MR x kc micro-panels, k-major, zero beyond mc
+//         for jr, ir over the micro-tiles: kernel gemm.<dt>.<isa>.<MR>x<NV>(C[ic + ir, jc + jr])
+//
+// Packing reads the operands through ordinary loads at any layout (strides, transposes, several
+// reduce pairs flattened row-major), converting them exactly into the accumulator dtype; the
+// panels are Scratch buffers the tasks own. Every element of C is one accumulator taken through
+// the terms in row-major order over the reduce pairs with one fma per term, starting at -0
+// (the "sequential-fused" order, a legal order of the contract: each product exact inside an
+// fma, every addition rounded once); no terms give +0. The micro-kernel is the catalog's
+// (ir/ukernels.h) for the ISA the implementation names.
+#include "backends/cpu/impl/registry.h"
+#include "backends/cpu/ir/ukernels.h"
+
+namespace kir::cpu {
+
+std::string matmul_form(const Program& P, const StructuredOp& st) {
+  if (st.kind != "contract") return "not a contract";
+  if (st.acc != DType::F32 && st.acc != DType::F64)
+    return "the accumulator is " + std::string(name(st.acc)) + ", not f32 or f64";
+  const Buffer& L = P.buf(st.operands[0]);
+  const Buffer& R = P.buf(st.operands[1]);
+  if (!embeds(L.dtype, st.acc) || !embeds(R.dtype, st.acc))
+    return "an operand (" + std::string(name(L.dtype)) + ", " + std::string(name(R.dtype)) + ") does not embed in " +
+           std::string(name(st.acc));
+  auto it = st.attrs.find("batch");
+  if (it != st.attrs.end() && !it->second.int_pairs().empty()) return "batch pairs (the packed form has none)";
+  auto red = st.attrs.find("reduce");
+  const size_t nred = red == st.attrs.end() ? 0 : red->second.int_pairs().size();
+  if (L.shape.size() != nred + 1 || R.shape.size() != nred + 1)
+    return "an operand has no or several free axes (lhs rank " + std::to_string(L.shape.size()) + ", rhs rank " +
+           std::to_string(R.shape.size()) + ", " + std::to_string(nred) + " reduce pairs)";
+  return "";
+}
+
+namespace {
+
+struct Isa {
+  std::string name;        // avx512 | avx2 | portable
+  std::string capability;  // host capability the micro-kernel needs
+  int registers;           // vector registers of the ISA (the micro-tile must fit)
+};
+
+GemmUKernel ukernel_of(const Isa& isa, const StructuredOp& st) {
+  GemmUKernel g;
+  g.dtype = st.acc;
+  g.isa = isa.name;
+  g.mr = static_cast<int>(param(st, "mr"));
+  g.nv = static_cast<int>(param(st, "nv"));
+  return g;
+}
+
+std::string packed_applicable(const Isa& isa, const Program& P, const StructuredOp& st) {
+  if (std::string why = matmul_form(P, st); !why.empty()) return why;
+  const int64_t mr = param(st, "mr"), nv = param(st, "nv");
+  // Accumulators, one B vector per column vector and the broadcast A element.
+  if (isa.name != "portable" && mr * nv + nv + 1 > isa.registers)
+    return "a " + std::to_string(mr) + "x" + std::to_string(nv) + " micro-tile needs " + std::to_string(mr * nv + nv + 1) +
+           " vector registers; " + isa.name + " has " + std::to_string(isa.registers);
+  return "";
+}
+
+// Pieces of the expansion.
+struct Ctx {
+  Program& P;
+  const Stmt& s;
+  const StructuredOp& st;
+  GemmUKernel uk;
+  std::vector<std::pair<int64_t, int64_t>> reduce;
+  size_t lfree = 0, rfree = 0;  // the free axis of each operand
+  std::vector<ExprP> red_ext;   // extents of the reduce pairs (lhs side)
+  ExprP M, N, K;
+
+  ExprP idx(int64_t v) const { return make_index(v); }
+  ExprP var(VarId v) const { return make_var(v, DType::Index); }
+  ExprP div(ExprP a, ExprP b) const { return make_binary("floordiv", std::move(a), std::move(b)); }
+  ExprP ceil_div(ExprP a, int64_t b) const { return div(index_add(std::move(a), idx(b - 1)), idx(b)); }
+  ExprP min(ExprP a, ExprP b) const { return index_min(std::move(a), std::move(b)); }
+  ExprP max(ExprP a, ExprP b) const { return make_binary("max", std::move(a), std::move(b)); }
+  ExprP lt(ExprP a, ExprP b) const { return make_compare("lt", std::move(a), std::move(b)); }
+
+  StmtP loop(VarId v, ExprP lo, ExprP hi, ExprP step) const {
+    auto l = make_stmt(StmtKind::Loop, s.op_id);
+    l->var = v;
+    l->lo = std::move(lo);
+    l->hi = std::move(hi);
+    l->step = std::move(step);
+    return l;
+  }
+  VarId let(std::vector<StmtP>& into, const std::string& n, ExprP value) const { return let_var(P, into, n, std::move(value)); }
+  VarId loop_var(const std::string& n) const { return P.add_var(n, DType::Index, VarRole::Loop); }
+
+  // The operand element at free index `f` and flattened reduce index `k` (row-major over the
+  // reduce pairs, first pair outermost), converted exactly into the accumulator dtype.
+  ExprP operand(int side, ExprP f, ExprP k) const {
+    const Buffer& B = P.buf(st.operands[static_cast<size_t>(side)]);
+    std::vector<ExprP> at(B.shape.size());
+    at[side == 0 ? lfree : rfree] = std::move(f);
+    ExprP rest = std::move(k);
+    for (size_t j = reduce.size(); j-- > 0;) {
+      const size_t axis = static_cast<size_t>(side == 0 ? reduce[j].first : reduce[j].second);
+      if (j == 0) {
+        at[axis] = rest;
+      } else {
+        at[axis] = make_binary("rem", rest, red_ext[j]);
+        rest = div(rest, red_ext[j]);
+      }
+    }
+    ExprP x = make_load(B.id, B.dtype, std::move(at));
+    return B.dtype == st.acc ? x : make_cast(x, st.acc);
+  }
+
+  // pack[(p * kc + kk) * W + w] = operand(side, base + p * W + w, pc + kk) where p * W + w < n,
+  // else 0, for p < ceil(n / W), kk < kc, w < W.
+  StmtP pack(BufId pack_buf, int side, ExprP base, ExprP n, ExprP pc, ExprP kc, int64_t W) const {
+    VarId p = loop_var(side ? "jp" : "ip"), kk = loop_var("kk"), w = loop_var(side ? "jj" : "ii");
+    auto lp = loop(p, idx(0), ceil_div(n, W), idx(1));
+    auto lk = loop(kk, idx(0), kc, idx(1));
+    auto lw = loop(w, idx(0), idx(W), idx(1));
+    ExprP r = index_add(index_mul(var(p), idx(W)), var(w));
+    auto st_ = make_stmt(StmtKind::Store, kNone);
+    st_->buf = pack_buf;
+    st_->index = {index_add(index_mul(index_add(index_mul(var(p), kc), var(kk)), idx(W)), var(w))};
+    st_->value = make_select(lt(r, n), operand(side, index_add(base, r), index_add(pc, var(kk))), make_const(st.acc, 0));
+    lw->body.push_back(std::move(st_));
+    lk->body.push_back(std::move(lw));
+    lp->body.push_back(std::move(lk));
+    return lp;
+  }
+};
+
+std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
+  const StructuredOp& st = *s.structured;
+  Ctx c{P, s, st, ukernel_of(isa, st), {}, 0, 0, {}, nullptr, nullptr, nullptr};
+  auto red = st.attrs.find("reduce");
+  if (red != st.attrs.end()) c.reduce = red->second.int_pairs();
+  const Buffer& L = P.buf(st.operands[0]);
+  const Buffer& R = P.buf(st.operands[1]);
+  std::vector<bool> lred(L.shape.size()), rred(R.shape.size());
+  ExprP K = make_index(1);
+  for (auto [l, r] : c.reduce) {
+    lred[static_cast<size_t>(l)] = rred[static_cast<size_t>(r)] = true;
+    c.red_ext.push_back(L.shape[static_cast<size_t>(l)]);
+    K = index_mul(K, L.shape[static_cast<size_t>(l)]);
+  }
+  while (lred[c.lfree]) ++c.lfree;
+  while (rred[c.rfree]) ++c.rfree;
+  c.M = L.shape[c.lfree];
+  c.N = R.shape[c.rfree];
+  c.K = K;
+  const int64_t MR = c.uk.mr, NR = c.uk.nr();
+  const int64_t MC = std::max(param(st, "mc") / MR, int64_t{1}) * MR;
+  const int64_t NC = std::max(param(st, "nc") / NR, int64_t{1}) * NR;
+  const int64_t KC = param(st, "kc");
+  const int64_t task_m = param(st, "task_m"), task_n = param(st, "task_n");
+  const BufId C = st.results[0];
+
+  std::vector<StmtP> out;
+  // Task tiles: the row's grain, or (0) automatic: one task for small products, otherwise four
+  // tiles along the longer of M and N (rounded to whole micro-tiles).
+  ExprP small = c.lt(index_mul(index_mul(c.M, c.N), c.K), c.idx(int64_t{1} << 18));
+  ExprP longer_m = make_compare("ge", c.M, c.N);
+  auto auto_tile = [&](ExprP ext, int64_t unit, ExprP along) {
+    ExprP quarter = index_mul(c.ceil_div(c.ceil_div(ext, 4), unit), c.idx(unit));
+    ExprP whole = c.max(ext, c.idx(1));
+    return make_select(small, whole, make_select(along, c.max(quarter, c.idx(1)), whole));
+  };
+  VarId TM = c.let(out, "task_rows", task_m > 0 ? c.idx(task_m) : auto_tile(c.M, MR, longer_m));
+  VarId TN = c.let(out, "task_cols", task_n > 0 ? c.idx(task_n) : auto_tile(c.N, NR, make_compare("lt", c.M, c.N)));
+  VarId ntn = c.let(out, "tasks_n", c.div(index_add(c.N, index_sub(c.var(TN), c.idx(1))), c.var(TN)));
+  ExprP ntm = c.div(index_add(c.M, index_sub(c.var(TM), c.idx(1))), c.var(TM));
+
+  auto tasks = make_stmt(StmtKind::Tasks, s.op_id);
+  tasks->var = P.add_var("tile", DType::Index, VarRole::Task);
+  tasks->lo = c.idx(0);
+  tasks->hi = index_mul(ntm, c.var(ntn));
+  tasks->step = c.idx(1);
+  tasks->unique_writes = true;
+  auto& tb = tasks->body;
+  ExprP t = c.var(tasks->var);
+  VarId m0 = c.let(tb, "m0", index_mul(c.div(t, c.var(ntn)), c.var(TM)));
+  VarId n0 = c.let(tb, "n0", index_mul(make_binary("rem", t, c.var(ntn)), c.var(TN)));
+  VarId m1 = c.let(tb, "m1", c.min(index_add(c.var(m0), c.var(TM)), c.M));
+  VarId n1 = c.let(tb, "n1", c.min(index_add(c.var(n0), c.var(TN)), c.N));
+
+  auto panel = [&](const std::string& n, ExprP rows, int64_t unit) {
+    Buffer b;
+    b.name = n;
+    b.kind = BufKind::Scratch;
+    b.dtype = st.acc;
+    b.shape = {index_mul(index_mul(c.ceil_div(std::move(rows), unit), c.idx(unit)), c.min(c.idx(KC), c.max(c.K, c.idx(1))))};
+    return P.add_buffer(std::move(b));
+  };
+  const BufId Ap = panel(P.buf(C).name + "_apanel", c.min(c.idx(MC), index_sub(c.var(m1), c.var(m0))), MR);
+  const BufId Bp = panel(P.buf(C).name + "_bpanel", c.min(c.idx(NC), index_sub(c.var(n1), c.var(n0))), NR);
+
+  VarId jc = c.loop_var("jc"), pc = c.loop_var("pc"), ic = c.loop_var("ic"), jr = c.loop_var("jr"), ir = c.loop_var("ir");
+  auto ljc = c.loop(jc, c.var(n0), c.var(n1), c.idx(NC));
+  VarId nc = c.let(ljc->body, "nc", c.min(c.idx(NC), index_sub(c.var(n1), c.var(jc))));
+  auto lpc = c.loop(pc, c.idx(0), c.K, c.idx(KC));
+  VarId kc = c.let(lpc->body, "kc", c.min(c.idx(KC), index_sub(c.K, c.var(pc))));
+  lpc->body.push_back(c.pack(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), NR));
+  auto lic = c.loop(ic, c.var(m0), c.var(m1), c.idx(MC));
+  VarId mc = c.let(lic->body, "mc", c.min(c.idx(MC), index_sub(c.var(m1), c.var(ic))));
+  lic->body.push_back(c.pack(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), MR));
+  auto ljr = c.loop(jr, c.idx(0), c.var(nc), c.idx(NR));
+  auto lir = c.loop(ir, c.idx(0), c.var(mc), c.idx(MR));
+  auto k = make_stmt(StmtKind::Kernel, s.op_id);
+  k->op = c.uk.name();
+  k->buf = C;
+  k->index = {index_add(c.var(ic), c.var(ir)), index_add(c.var(jc), c.var(jr))};
+  k->detail = {make_load(Ap, st.acc, {index_mul(c.var(ir), c.var(kc))}),  // ir / MR micro-panels of MR x kc
+               make_load(Bp, st.acc, {index_mul(c.var(jr), c.var(kc))}),
+               c.var(kc),
+               c.min(c.idx(MR), index_sub(c.var(mc), c.var(ir))),
+               c.min(c.idx(NR), index_sub(c.var(nc), c.var(jr))),
+               make_compare("eq", c.var(pc), c.idx(0))};
+  lir->body.push_back(std::move(k));
+  ljr->body.push_back(std::move(lir));
+  lic->body.push_back(std::move(ljr));
+  lpc->body.push_back(std::move(lic));
+  ljc->body.push_back(std::move(lpc));
+  // No terms (K = 0): every element is +0.
+  auto none = make_stmt(StmtKind::If, s.op_id);
+  none->value = make_compare("eq", c.K, c.idx(0));
+  {
+    VarId i = c.loop_var("i"), j = c.loop_var("j");
+    auto li = c.loop(i, c.var(m0), c.var(m1), c.idx(1));
+    auto lj = c.loop(j, c.var(n0), c.var(n1), c.idx(1));
+    auto z = make_stmt(StmtKind::Store, s.op_id);
+    z->buf = C;
+    z->index = {c.var(i), c.var(j)};
+    z->value = make_const(st.acc, 0);
+    lj->body.push_back(std::move(z));
+    li->body.push_back(std::move(lj));
+    none->body.push_back(std::move(li));
+  }
+  none->orelse.push_back(std::move(ljc));
+  tb.push_back(std::move(none));
+  out.push_back(std::move(tasks));
+  return out;
+}
+
+Implementation packed(const Isa& isa) {
+  Implementation impl;
+  impl.name = "contract.packed." + isa.name;
+  impl.computation = "contract";
+  impl.contract =
+      "per element one accumulator through the terms in row-major order over the reduce pairs, one fma per term, "
+      "starting at -0 (a legal order: products exact inside the fma, every addition rounded once); no terms give +0";
+  impl.applicable = [isa](const Program& P, const StructuredOp& st) { return packed_applicable(isa, P, st); };
+  impl.expand = [isa](Program& P, const Stmt& s) { return expand_packed(isa, P, s); };
+  impl.params = {{"mr", 1, 16, 1, false},      {"nv", 1, isa.name == "portable" ? 16 : 8, 1, false},
+                 {"task_m", 0, 1 << 30, 1, true}, {"task_n", 0, 1 << 30, 1, true},
+                 {"mc", 1, 1 << 20, 1, true},    {"nc", 1, 1 << 24, 1, true},
+                 {"kc", 1, 1 << 16, 1, true}};
+  impl.capability = isa.capability;
+  impl.order = "sequential-fused";
+  impl.needs = {"task tiles task_m x task_n, blocks NC x KC x MC (BLIS order jc, pc, ic)",
+                "A packed into MR-row micro-panels, B into NR-column micro-panels, k-major, zero-padded",
+                "two panels per task (MC x KC and KC x NC elements of the accumulator dtype), owned by the task",
+                "the result buffer, MR x NR blocks written by the micro-kernel"};
+  return impl;
+}
+
+}  // namespace
+
+std::vector<Implementation> packed_contract_implementations() {
+  return {packed({"avx512", "avx512f", 32}), packed({"avx2", "avx2", 16}), packed({"portable", "", 0})};
+}
+
+}  // namespace kir::cpu

@@ -1,0 +1,291 @@
+// The packed contract implementations (contract.packed.avx512 / avx2 / portable; C6, C7, C11):
+// each runs natively against the interpreter evaluating the order it declares (sequential-fused:
+// one fma per term, host std::fma — an implementation independent of the micro-kernels) bit for
+// bit, over shapes that exercise every tail (M, N below, at and above the micro-tile and the
+// MC/NC/KC blocks, K = 0 and 1), transposed and strided operands, several reduce pairs, f64 and
+// f16/bf16 operands; every result also lies in the reassociation envelope of the exact sum.
+#include <cmath>
+#include <random>
+
+#include "backend_test.h"
+#include "backends/cpu/impl/config.h"
+#include "backends/cpu/ir/printer.h"
+#include "backends/cpu/runtime/capabilities.h"
+#include "numerics/envelope.h"
+
+using namespace kir;
+
+namespace {
+
+// One row per implementation (impl/config_rows.yaml); rows whose ISA this CPU lacks are skipped.
+std::vector<std::string> runnable_rows() {
+  std::vector<std::string> rows = {"portable-4x4"};
+  if (cpu::rt::host_capabilities().avx2 && cpu::rt::host_capabilities().fma) rows.push_back("avx2-6x2");
+  if (cpu::rt::host_capabilities().avx512f) {
+    rows.push_back("avx512-12x2");
+    rows.push_back("avx512-6x4");
+  }
+  return rows;
+}
+
+std::string matmul_kir(const std::string& dt, const std::string& acc, bool transpose_a) {
+  // transpose_a: %a is K x M (reduce pair [0, 0]).
+  const std::string ashape = transpose_a ? "[K, M]" : "[M, K]";
+  const std::string am = transpose_a ? "1" : "0", ak = transpose_a ? "0" : "1";
+  return "kernel @mm(%a: In<" + dt + ashape + ">, %b: In<" + dt + "[K, N]>, %c: Out<" + acc + R"([M, N]>) {
+  %zero = const() {value = 0} : index
+  %m = dim(%b) {axis = 0} : index
+  %k = dim(%b) {axis = 0} : index
+  %n = dim(%b) {axis = 1} : index
+  %mm = dim(%a) {axis = )" + am + R"(} : index
+  %dm = domain(%zero, %mm) : domain<M>
+  %dk = domain(%zero, %k) : domain<K>
+  %dn = domain(%zero, %n) : domain<N>
+  %im = indices(%dm) : index[M]
+  %ik = indices(%dk) : index[K]
+  %in = indices(%dn) : index[N]
+  %am = broadcast(%im) {dims = [)" + am + "]} : index" + ashape + R"(
+  %ak = broadcast(%ik) {dims = [)" + ak + "]} : index" + ashape + R"(
+  %arel = relation()" + std::string(transpose_a ? "%ak, %am" : "%am, %ak") + R"() : relation<2 -> )" + ashape + R"(>
+  %bk = broadcast(%ik) {dims = [0]} : index[K, N]
+  %bn = broadcast(%in) {dims = [1]} : index[K, N]
+  %brel = relation(%bk, %bn) : relation<2 -> [K, N]>
+  %av = view.load(%a, %arel) : )" + dt + ashape + R"(
+  %bv = view.load(%b, %brel) : )" + dt + R"([K, N]
+  %acc = contract(%av, %bv) {batch = [], reduce = [[)" + ak + R"(, 0]]} : )" + acc + R"([M, N]
+  %cm = broadcast(%im) {dims = [0]} : index[M, N]
+  %cn = broadcast(%in) {dims = [1]} : index[M, N]
+  %crel = relation(%cm, %cn) : relation<2 -> [M, N]>
+  view.store(%c, %crel, %acc)
+}
+)";
+}
+
+std::vector<double> random_values(size_t n, uint32_t seed) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<double> u(-2, 2);
+  std::vector<double> v(n);
+  for (auto& x : v) x = u(g);
+  return v;
+}
+
+// Runs on the backend built from `row` and on the interpreter under the declared order; the
+// two must agree bit for bit. Returns the backend's outputs.
+std::map<std::string, interp::KernelArg> run_row(const Module& m, const std::string& row,
+                                                 const std::map<std::string, interp::KernelArg>& args) {
+  auto opt = btest::options();
+  opt.config_row = row;
+  std::map<std::string, interp::KernelArg> out;
+  auto d = oracle::run_differential(m, "mm", args, &out, opt);
+  INFO("row " << row << "\n" << d.str());
+  REQUIRE(d.backend_error.empty());
+  REQUIRE(d.interp_error.empty());
+  CHECK(d.ok());
+  return out;
+}
+
+struct Shape3 {
+  int64_t m, k, n;
+};
+
+}  // namespace
+
+TEST_CASE("packed f32 contract: every row agrees with the declared fused order over all tails", "[C6][C7][C11]") {
+  auto m = btest::load(matmul_kir("f32", "f32", false));
+  // Micro-tiles are 4x4, 6x16, 12x32 and 6x64; blocks MC 64..192, KC 128/256, NC >= 1024.
+  const std::vector<Shape3> shapes = {{1, 1, 1},   {1, 7, 70},  {5, 3, 17},   {6, 16, 64},  {7, 257, 33},
+                                      {13, 2, 65}, {37, 29, 45}, {193, 9, 31}, {25, 300, 97}, {200, 130, 1030}};
+  uint32_t seed = 1;
+  for (const auto& row : runnable_rows()) {
+    for (const auto& s : shapes) {
+      INFO("M=" << s.m << " K=" << s.k << " N=" << s.n);
+      std::map<std::string, interp::KernelArg> args = {
+          {"a", btest::view(DType::F32, {s.m, s.k}, random_values(static_cast<size_t>(s.m * s.k), seed++))},
+          {"b", btest::view(DType::F32, {s.k, s.n}, random_values(static_cast<size_t>(s.k * s.n), seed++))},
+          {"c", btest::view(DType::F32, {s.m, s.n})}};
+      run_row(*m, row, args);
+    }
+  }
+}
+
+TEST_CASE("packed contract: the result lies in the reassociation envelope of the exact sum", "[C6][L7.6]") {
+  auto m = btest::load(matmul_kir("f32", "f32", false));
+  const int64_t M = 9, K = 300, N = 21;
+  auto a = random_values(static_cast<size_t>(M * K), 7), b = random_values(static_cast<size_t>(K * N), 8);
+  // Cancellation-heavy: every other term of row 0 negated.
+  for (int64_t k = 0; k < K; k += 2) a[static_cast<size_t>(k)] = -a[static_cast<size_t>(k)];
+  std::map<std::string, interp::KernelArg> args = {{"a", btest::view(DType::F32, {M, K}, a)},
+                                                  {"b", btest::view(DType::F32, {K, N}, b)},
+                                                  {"c", btest::view(DType::F32, {M, N})}};
+  auto out = run_row(*m, runnable_rows().back(), args);
+  auto c = btest::values(btest::out_view(out, "c"));
+  auto av = btest::values(std::get<interp::HostView>(args.at("a")));
+  auto bv = btest::values(std::get<interp::HostView>(args.at("b")));
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      std::vector<double> x(static_cast<size_t>(K)), y(static_cast<size_t>(K));
+      for (int64_t k = 0; k < K; ++k) {
+        x[static_cast<size_t>(k)] = av[static_cast<size_t>(i * K + k)];
+        y[static_cast<size_t>(k)] = bv[static_cast<size_t>(k * N + j)];
+      }
+      auto env = num::dot_envelope(x, y, DType::F32);
+      CHECK(env.contains(c[static_cast<size_t>(i * N + j)]));
+    }
+}
+
+TEST_CASE("packed contract: transposed lhs, f64, f16 and bf16 operands", "[C6][C7]") {
+  struct Case {
+    std::string dt, acc;
+    bool transpose;
+  };
+  for (const Case& cs : {Case{"f32", "f32", true}, Case{"f64", "f64", false}, Case{"f64", "f64", true},
+                         Case{"f16", "f32", false}, Case{"bf16", "f32", true}, Case{"f32", "f64", false}}) {
+    INFO(cs.dt << " -> " << cs.acc << (cs.transpose ? " transposed" : ""));
+    auto m = btest::load(matmul_kir(cs.dt, cs.acc, cs.transpose));
+    const DType d = cs.dt == "f32" ? DType::F32 : cs.dt == "f64" ? DType::F64 : cs.dt == "f16" ? DType::F16 : DType::BF16;
+    const DType acc = cs.acc == "f32" ? DType::F32 : DType::F64;
+    for (const auto& row : runnable_rows()) {
+      const int64_t M = 19, K = 33, N = 41;
+      interp::Shape ash = cs.transpose ? interp::Shape{K, M} : interp::Shape{M, K};
+      std::map<std::string, interp::KernelArg> args = {
+          {"a", btest::view(d, ash, random_values(static_cast<size_t>(M * K), 3))},
+          {"b", btest::view(d, {K, N}, random_values(static_cast<size_t>(K * N), 4))},
+          {"c", btest::view(acc, {M, N})}};
+      run_row(*m, row, args);
+    }
+  }
+}
+
+TEST_CASE("packed contract: strided and offset views are packed through their strides", "[C6][C8]") {
+  auto m = btest::load(matmul_kir("f32", "f32", false));
+  const int64_t M = 14, K = 20, N = 35;
+  // %a is every other column of a 14 x 41 matrix, starting at column 1.
+  auto big = random_values(static_cast<size_t>(M * 41), 11);
+  interp::HostView a = btest::view(DType::F32, {M, 41}, big);
+  a.shape = {M, K};
+  a.strides = {41, 2};
+  a.offset = 1;
+  std::map<std::string, interp::KernelArg> args = {
+      {"a", a}, {"b", btest::view(DType::F32, {K, N}, random_values(static_cast<size_t>(K * N), 12))},
+      {"c", btest::view(DType::F32, {M, N})}};
+  for (const auto& row : runnable_rows()) run_row(*m, row, args);
+}
+
+TEST_CASE("packed contract: K = 0 gives +0, -0 products keep -0, NaN and Inf propagate", "[C6][L7.6]") {
+  auto m = btest::load(matmul_kir("f32", "f32", false));
+  for (const auto& row : runnable_rows()) {
+    std::map<std::string, interp::KernelArg> empty = {{"a", btest::view(DType::F32, {3, 0})},
+                                                     {"b", btest::view(DType::F32, {0, 5})},
+                                                     {"c", btest::view(DType::F32, {3, 5}, std::vector<double>(15, 7.0))}};
+    auto out = run_row(*m, row, empty);
+    for (uint64_t bits : btest::out_view(out, "c").storage->bits) CHECK(bits == 0);  // +0, not -0
+    // Row 0: (-0)(1) + (-0)(0) = -0; row 1: 1 + inf * 0 = NaN; row 2: inf * 1 + 2 * 0 = inf.
+    const double inf = INFINITY;
+    std::map<std::string, interp::KernelArg> sp = {
+        {"a", btest::view(DType::F32, {3, 2}, {-0.0, -0.0, 1, inf, inf, 2})},
+        {"b", btest::view(DType::F32, {2, 1}, {1, 0})},
+        {"c", btest::view(DType::F32, {3, 1})}};
+    auto o2 = run_row(*m, row, sp);
+    const auto& bits = btest::out_view(o2, "c").storage->bits;
+    CHECK(bits[0] == 0x80000000u);
+    CHECK(std::isnan(btest::values(btest::out_view(o2, "c"))[1]));
+    CHECK(bits[2] == 0x7F800000u);
+  }
+}
+
+TEST_CASE("packed contract: one fma per term, known answer where mul-then-add differs", "[C6][L7.6]") {
+  // Terms: 1 * -1 = -1, then (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24. Fused: -1 + that, rounded once:
+  // 2^-11 + 2^-24 (0x3A000400). Rounding the product first (a tie, to even) loses 2^-24: 2^-11.
+  auto m = btest::load(matmul_kir("f32", "f32", false));
+  const double e = 1.0 + std::ldexp(1.0, -12);
+  std::map<std::string, interp::KernelArg> args = {{"a", btest::view(DType::F32, {1, 2}, {1, e})},
+                                                  {"b", btest::view(DType::F32, {2, 1}, {-1, e})},
+                                                  {"c", btest::view(DType::F32, {1, 1})}};
+  for (const auto& row : runnable_rows()) {
+    auto out = run_row(*m, row, args);
+    CHECK(btest::out_view(out, "c").storage->bits[0] == 0x3A000400u);
+  }
+  // The interpreter's plain sequential order (contract.sequential's) gives the other answer.
+  interp::Options o;
+  o.accumulation = interp::AccumulationOrder::Sequential;
+  auto iargs = args;
+  iargs["c"] = btest::view(DType::F32, {1, 1});
+  interp::Interpreter(*m, o).run_kernel("mm", iargs);
+  CHECK(btest::out_view(iargs, "c").storage->bits[0] == 0x3A000000u);
+}
+
+TEST_CASE("packed contract: several reduce pairs are flattened row-major", "[C6][C7]") {
+  auto m = btest::load(R"(
+kernel @mm(%a: In<f32[M, P, Q]>, %b: In<f32[P, Q, N]>, %c: Out<f32[M, N]>) {
+  %zero = const() {value = 0} : index
+  %m = dim(%a) {axis = 0} : index
+  %p = dim(%a) {axis = 1} : index
+  %q = dim(%a) {axis = 2} : index
+  %n = dim(%b) {axis = 2} : index
+  %dm = domain(%zero, %m) : domain<M>
+  %dp = domain(%zero, %p) : domain<P>
+  %dq = domain(%zero, %q) : domain<Q>
+  %dn = domain(%zero, %n) : domain<N>
+  %im = indices(%dm) : index[M]
+  %ip = indices(%dp) : index[P]
+  %iq = indices(%dq) : index[Q]
+  %in = indices(%dn) : index[N]
+  %a0 = broadcast(%im) {dims = [0]} : index[M, P, Q]
+  %a1 = broadcast(%ip) {dims = [1]} : index[M, P, Q]
+  %a2 = broadcast(%iq) {dims = [2]} : index[M, P, Q]
+  %arel = relation(%a0, %a1, %a2) : relation<3 -> [M, P, Q]>
+  %b0 = broadcast(%ip) {dims = [0]} : index[P, Q, N]
+  %b1 = broadcast(%iq) {dims = [1]} : index[P, Q, N]
+  %b2 = broadcast(%in) {dims = [2]} : index[P, Q, N]
+  %brel = relation(%b0, %b1, %b2) : relation<3 -> [P, Q, N]>
+  %av = view.load(%a, %arel) : f32[M, P, Q]
+  %bv = view.load(%b, %brel) : f32[P, Q, N]
+  %acc = contract(%av, %bv) {batch = [], reduce = [[1, 0], [2, 1]]} : f32[M, N]
+  %cm = broadcast(%im) {dims = [0]} : index[M, N]
+  %cn = broadcast(%in) {dims = [1]} : index[M, N]
+  %crel = relation(%cm, %cn) : relation<2 -> [M, N]>
+  view.store(%c, %crel, %acc)
+}
+)");
+  std::map<std::string, interp::KernelArg> args = {{"a", btest::view(DType::F32, {7, 5, 9}, random_values(315, 21))},
+                                                  {"b", btest::view(DType::F32, {5, 9, 18}, random_values(810, 22))},
+                                                  {"c", btest::view(DType::F32, {7, 18})}};
+  for (const auto& row : runnable_rows()) run_row(*m, row, args);
+}
+
+TEST_CASE("packed contract: its expansion is real CPU IR (golden)", "[C7][C11]") {
+  auto m = btest::load(matmul_kir("f32", "f32", false));
+  cpu::Specialization spec;
+  auto opt = btest::options();
+  opt.config_row = "portable-4x4";
+  std::ostringstream dump;
+  opt.print_after_all = &dump;
+  auto src = cpu::compile_to_source(*m, "mm", opt);
+  const std::string text = dump.str();
+  const auto from = text.find("// ----- CPU IR after expand");
+  REQUIRE(from != std::string::npos);
+  const std::string after = text.substr(from, text.find("// ----- CPU IR after", from + 10) - from);
+  // The binding is written into the op and kept; the five loops, both packings and the
+  // micro-kernel call are statements of the program.
+  CHECK(after.find("row portable-4x4") != std::string::npos);
+  CHECK(after.find("binding op 11 contract.packed.portable {mr=4, nv=4, task_m=0, task_n=0, mc=64, nc=1024, kc=128} "
+                   "order sequential-fused") != std::string::npos);
+  const char* golden[] = {
+      "loop %jc = %n0 to %n1 step 1024",
+      "loop %pc = 0 to %K step 128",
+      "let %kc = min.index(128, sub.index(%K, %pc))",
+      "loop %jp = 0 to floordiv.index(add.index(%nc, 3), 4) step 1",
+      "store %acc_bpanel#16[add.index(mul.index(add.index(mul.index(%jp, %kc), %kk#43), 4), %jj)] = "
+      "select.f32(lt.index(add.index(mul.index(%jp, 4), %jj), %nc), load %bv#11[add.index(%pc, %kk#43), "
+      "add.index(%jc, add.index(mul.index(%jp, 4), %jj))], 0:f32)",
+      "loop %ic = %m0 to %m1 step 64",
+      "kernel gemm.f32.portable.4x4 %acc#12[add.index(%ic, %ir), add.index(%jc, %jr)] (load "
+      "%acc_apanel#15[mul.index(%ir, %kc)], load %acc_bpanel#16[mul.index(%jr, %kc)], %kc, min.index(4, "
+      "sub.index(%mc, %ir)), min.index(4, sub.index(%nc, %jr)), eq.index(%pc, 0))",
+  };
+  for (const char* g : golden) {
+    INFO(g << "\n---\n" << after);
+    CHECK(after.find(g) != std::string::npos);
+  }
+  CHECK(src.source.find("kir_uk::gemm_portable<float, 4, 4>(") != std::string::npos);
+}
