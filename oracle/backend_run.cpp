@@ -88,8 +88,9 @@ BackendRunResult run_on_backend(const Module& m, const std::string& name, std::m
   return r;
 }
 
-void call_on_backend(const cpu::NativeKernel& kernel, const Module& m, const std::string& name,
-                     std::map<std::string, interp::KernelArg>& args) {
+BoundCall::BoundCall(const cpu::NativeKernel& kernel, const Module& m, const std::string& name,
+                     std::map<std::string, interp::KernelArg>& args)
+    : kernel_(kernel) {
   const Function* k = m.find_function(name);
   if (!k) throw std::runtime_error("no kernel @" + name);
   const cpu::Program& P = kernel.program();
@@ -110,24 +111,19 @@ void call_on_backend(const cpu::NativeKernel& kernel, const Module& m, const std
       if (c0 && c1 && c2 && *c1 - *c0 == 1 && *c2 - *c1 == 1) dims[syms[0]] = shape[a] - *c0;
     }
   }
-  std::vector<int64_t> extents;
   for (const auto& s : P.symbols) {
     auto it = dims.find(s);
     if (it == dims.end()) throw std::runtime_error("extent " + s + " of kernel @" + name + " is not bound by the views");
-    extents.push_back(it->second);
+    extents_.push_back(it->second);
   }
-  std::vector<uint64_t> scalars;
   for (cpu::VarId v : P.scalar_params) {
     const auto& pname = P.var(v).name;
     auto it = args.find(pname);
     if (it == args.end() || !std::holds_alternative<interp::Scalar>(it->second))
       throw std::runtime_error("runtime scalar %" + pname + " has no value");
-    scalars.push_back(std::get<interp::Scalar>(it->second).bits);
+    scalars_.push_back(std::get<interp::Scalar>(it->second).bits);
   }
-  std::vector<std::vector<uint8_t>> storage;
-  storage.reserve(P.view_params.size());  // the views point into these: no reallocation
-  std::vector<kir_view> views;
-  std::vector<interp::HostView*> hosts;
+  storage_.reserve(P.view_params.size());  // the views point into these: no reallocation
   for (cpu::BufId b : P.view_params) {
     const auto& pname = P.buf(b).name;
     auto it = args.find(pname);
@@ -135,10 +131,10 @@ void call_on_backend(const cpu::NativeKernel& kernel, const Module& m, const std
       throw std::runtime_error("view %" + pname + " has no value");
     auto& h = std::get<interp::HostView>(it->second);
     if (h.shape.size() > KIR_MAX_RANK) throw std::runtime_error("view %" + pname + " has rank above 8");
-    storage.push_back(pack(*h.storage));
-    hosts.push_back(&h);
+    storage_.push_back(pack(*h.storage));
+    hosts_.push_back(&h);
     kir_view v{};
-    v.data = storage.back().data();
+    v.data = storage_.back().data();
     v.offset = h.offset;
     v.rank = static_cast<int64_t>(h.shape.size());
     interp::Shape st = h.strides.empty() ? interp::row_major_strides(h.shape) : h.strides;
@@ -152,12 +148,24 @@ void call_on_backend(const cpu::NativeKernel& kernel, const Module& m, const std
       v.shape[a] = h.shape[a];
       v.strides[a] = st[a];
     }
-    views.push_back(v);
+    views_.push_back(v);
   }
-  kir_fault f = kernel.call(views, scalars, extents);
+}
+
+kir_fault BoundCall::call() { return kernel_.call(views_, scalars_, extents_); }
+
+void BoundCall::write_back() {
+  const cpu::Program& P = kernel_.program();
+  for (size_t i = 0; i < hosts_.size(); ++i)
+    if (P.buf(P.view_params[i]).access != Access::In) unpack(storage_[i], *hosts_[i]->storage);
+}
+
+void call_on_backend(const cpu::NativeKernel& kernel, const Module& m, const std::string& name,
+                     std::map<std::string, interp::KernelArg>& args) {
+  BoundCall bc(kernel, m, name, args);
+  kir_fault f = bc.call();
   if (f.code != 0) throw std::runtime_error(cpu::fault_message(kernel, f));
-  for (size_t i = 0; i < hosts.size(); ++i)
-    if (P.buf(P.view_params[i]).access != Access::In) unpack(storage[i], *hosts[i]->storage);
+  bc.write_back();
 }
 
 interp::Options declared_order_options(const cpu::Program& p) {

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "backends/cpu/driver/compiler.h"
 #include "interp/interpreter.h"
@@ -36,6 +37,25 @@ void call_on_backend(const cpu::NativeKernel& kernel, const Module& m, const std
 // for every op bound to an implementation that declares another order (Program::bindings) that
 // order at the op's location.
 interp::Options declared_order_options(const cpu::Program& p);
+
+// A native call bound once to `args` (views packed into native storages, scalars, extents) and
+// repeatable: `kir tune` times call() alone. write_back() copies Out/InOut storages into the
+// host views of `args`. Throws std::runtime_error like call_on_backend while binding.
+class BoundCall {
+ public:
+  BoundCall(const cpu::NativeKernel& kernel, const Module& m, const std::string& name,
+            std::map<std::string, interp::KernelArg>& args);
+  kir_fault call();
+  void write_back();
+
+ private:
+  const cpu::NativeKernel& kernel_;
+  std::vector<std::vector<uint8_t>> storage_;
+  std::vector<kir_view> views_;
+  std::vector<interp::HostView*> hosts_;
+  std::vector<uint64_t> scalars_;
+  std::vector<int64_t> extents_;
+};
 
 // Compiles (through the artifact cache), loads and calls kernel `name`. Out/InOut views of
 // `args` are updated in place (every element then counts as defined). Throws std::runtime_error

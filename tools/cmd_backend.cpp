@@ -11,6 +11,7 @@
 #include "backends/cpu/runtime/capabilities.h"
 #include "backends/cpu/runtime/worker_pool.h"
 #include "kir/load.h"
+#include "tools/backend_flags.h"
 #include "tools/commands.h"
 
 namespace kir::tools {
@@ -20,6 +21,7 @@ struct CompileArgs {
   std::string path, kernel, emit_source;
   std::vector<std::string> consts;
   bool print_after_all = false;
+  BackendFlags flags;
 };
 
 int run_compile(const CompileArgs& a) {
@@ -33,6 +35,10 @@ int run_compile(const CompileArgs& a) {
   cpu::CompileOptions opt;
   opt.emit_source_dir = a.emit_source;
   if (a.print_after_all) opt.print_after_all = &std::cout;
+  if (std::string e = apply_backend_flags(a.flags, opt); !e.empty()) {
+    std::cerr << e << "\n";
+    return 1;
+  }
   for (const auto& c : a.consts) {
     auto eq = c.find('=');
     if (eq == std::string::npos) {
@@ -53,7 +59,8 @@ int run_compile(const CompileArgs& a) {
     try {
       auto k = cpu::build_kernel(*m, f->name, opt);
       const auto& art = k->artifact();
-      std::cout << "@" << f->name << ": " << (art.compiled ? "compiled" : "loaded from the cache") << "\n"
+      std::cout << "@" << f->name << ": " << (art.compiled ? "compiled" : "loaded from the cache") << " (config row "
+                << k->program().config_row << ")\n"
                 << "  source: " << art.source.string() << "\n"
                 << "  object: " << art.object.string() << "\n";
     } catch (const std::exception& e) {
@@ -108,6 +115,7 @@ void register_backend_commands(CLI::App& app, int& exit_code) {
   c->add_option("--emit-source", args.emit_source, "Also write the generated C++ to DIR/<kernel>.cpp");
   c->add_option("--const", args.consts, "NAME=VALUE for a constexpr parameter (default: its default)");
   c->add_flag("--print-after-all", args.print_after_all, "Print the CPU IR after construction and after every pass");
+  add_backend_flags(c, args.flags);
   c->callback([&] { exit_code = run_compile(args); });
   auto* b = app.add_subcommand("backend", "The CPU backend");
   b->require_subcommand(1);

@@ -25,6 +25,7 @@
 #include "interp/npy.h"
 #include "oracle/backend_run.h"
 #include "oracle/differential.h"
+#include "tools/backend_flags.h"
 #include "tools/commands.h"
 #include "tools/kernel_inputs.h"
 #include "kir/load.h"
@@ -44,6 +45,7 @@ struct RunArgs {
   int max_depth = 0;       // 0: interp::Options' default
   std::string backend = "interp";
   bool no_check = false;
+  BackendFlags flags;
 };
 
 int fail_usage(const std::string& msg) {
@@ -87,13 +89,18 @@ int run_backend(const RunArgs& a, const Module& m, const Function& k, std::map<s
       a.max_steps || a.time_limit > 0 || a.max_depth)
     return fail_usage("--trace, --envelope, --check-laws, --break-on, --dump, --policy, --max-steps, --time-limit and "
                       "--max-depth apply to the interpreter, not to --backend cpu");
+  cpu::CompileOptions opt;
+  if (std::string e = apply_backend_flags(a.flags, opt); !e.empty()) {
+    std::cerr << e << "\n";
+    return 1;
+  }
   if (a.no_check) {
-    oracle::run_on_backend(m, k.name, args);
+    oracle::run_on_backend(m, k.name, args, opt);
     report_outputs(a, k, args);
     return 0;
   }
   std::map<std::string, interp::KernelArg> out;
-  auto d = oracle::run_differential(m, k.name, args, &out);
+  auto d = oracle::run_differential(m, k.name, args, &out, opt);
   if (!d.backend_error.empty()) {
     std::cerr << d.backend_error << "\n";
     if (d.interp_error.empty()) std::cerr << "kir run: the interpreter ran these inputs without error\n";
@@ -121,43 +128,14 @@ int run(const RunArgs& a) {
     std::cerr << diags.render(source);
     return 1;
   }
-  const Function* k = nullptr;
-  std::vector<std::string> kernels;
-  for (const auto& f : m->functions)
-    if (f->is_kernel()) kernels.push_back(f->name);
-  if (!a.kernel.empty()) {
-    k = m->find_function(a.kernel);
-    if (!k || !k->is_kernel()) return fail_usage("no kernel @" + a.kernel + " in " + a.path);
-  } else if (kernels.size() == 1) {
-    k = m->find_function(kernels[0]);
-  } else {
-    std::string list;
-    for (const auto& n : kernels) list += " @" + n;
-    return fail_usage(kernels.empty() ? a.path + " has no kernel" : "several kernels (" + list + " ); choose one with --kernel");
-  }
+  std::string err;
+  const Function* k = choose_kernel(*m, a.kernel, a.path, err);
+  if (!k) return fail_usage(err);
   InputSpec spec;
-  spec.seed = a.seed;
-  for (const auto& in : a.inputs) {
-    auto eq = in.find('=');
-    if (eq == std::string::npos) return fail_usage("--input needs name=file.npy|random:SEED|VALUE, got '" + in + "'");
-    std::string n = in.substr(0, eq);
-    if (!n.empty() && n[0] == '%') n = n.substr(1);
-    spec.values[n] = in.substr(eq + 1);
-  }
-  for (const auto& d : a.dims) {
-    auto eq = d.find('=');
-    try {
-      if (eq == std::string::npos) throw std::invalid_argument("");
-      long long v = std::stoll(d.substr(eq + 1));
-      if (v < 0) throw std::invalid_argument("");
-      spec.dims[d.substr(0, eq)] = v;
-    } catch (...) {
-      return fail_usage("--dim needs NAME=N with N >= 0, got '" + d + "'");
-    }
-  }
+  if (std::string e = parse_input_spec(a.inputs, a.dims, a.seed, spec); !e.empty()) return fail_usage(e);
   std::map<std::string, interp::KernelArg> args;
   try {
-    std::string err = make_kernel_args(*k, spec, args, std::cerr);
+    err = make_kernel_args(*k, spec, args, std::cerr);
     if (!err.empty()) return fail_usage(err);
     if (a.backend == "cpu") return run_backend(a, *m, *k, args);
     if (a.backend != "interp") return fail_usage("--backend takes interp or cpu, got '" + a.backend + "'");
@@ -281,6 +259,7 @@ void register_run_command(CLI::App& app, int& exit_code) {
   run_cmd->add_flag("--check-laws", args.check_laws,
                     "Check the laws of every region_fold/region_scan under several segmentations, float results "
                     "compared within their rounding enclosures (exit 1 when one breaks)");
+  add_backend_flags(run_cmd, args.flags);
   run_cmd->callback([&exit_code] { exit_code = run(args); });
 }
 

@@ -11,5 +11,6 @@ void register_campaign_command(CLI::App& app, int& exit_code);   // campaign (th
 void register_spec_commands(CLI::App& app, int& exit_code);      // spec validate/instantiate
 void register_run_command(CLI::App& app, int& exit_code);        // run (reference interpreter)
 void register_backend_commands(CLI::App& app, int& exit_code);   // compile, backend info (CPU backend)
-void register_fuzz_commands(CLI::App& app, int& exit_code);      // fuzz, repro (differential campaigns)
+void register_fuzz_commands(CLI::App& app, int& exit_code);
+void register_tune_command(CLI::App& app, int& exit_code);     // tune (selection by measurement)      // fuzz, repro (differential campaigns)
 }  // namespace kir::tools

@@ -94,4 +94,44 @@ std::string make_kernel_args(const Function& k, const InputSpec& spec, std::map<
   return "";
 }
 
+std::string parse_input_spec(const std::vector<std::string>& inputs, const std::vector<std::string>& dims, uint64_t seed,
+                             InputSpec& spec) {
+  spec.seed = seed;
+  for (const auto& in : inputs) {
+    auto eq = in.find('=');
+    if (eq == std::string::npos) return "--input needs name=file.npy|random:SEED|VALUE, got '" + in + "'";
+    std::string n = in.substr(0, eq);
+    if (!n.empty() && n[0] == '%') n = n.substr(1);
+    spec.values[n] = in.substr(eq + 1);
+  }
+  for (const auto& d : dims) {
+    auto eq = d.find('=');
+    try {
+      if (eq == std::string::npos) throw std::invalid_argument("");
+      long long v = std::stoll(d.substr(eq + 1));
+      if (v < 0) throw std::invalid_argument("");
+      spec.dims[d.substr(0, eq)] = v;
+    } catch (...) {
+      return "--dim needs NAME=N with N >= 0, got '" + d + "'";
+    }
+  }
+  return "";
+}
+
+const Function* choose_kernel(const Module& m, const std::string& name, const std::string& path, std::string& err) {
+  std::vector<std::string> kernels;
+  for (const auto& f : m.functions)
+    if (f->is_kernel()) kernels.push_back(f->name);
+  if (!name.empty()) {
+    const Function* k = m.find_function(name);
+    if (!k || !k->is_kernel()) err = "no kernel @" + name + " in " + path;
+    return err.empty() ? k : nullptr;
+  }
+  if (kernels.size() == 1) return m.find_function(kernels[0]);
+  std::string list;
+  for (const auto& n : kernels) list += " @" + n;
+  err = kernels.empty() ? path + " has no kernel" : "several kernels (" + list + " ); choose one with --kernel";
+  return nullptr;
+}
+
 }  // namespace kir::tools

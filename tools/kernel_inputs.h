@@ -6,6 +6,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "interp/interpreter.h"
 
@@ -17,6 +18,13 @@ struct InputSpec {
   uint64_t seed = 0;
   int64_t default_extent = 8;
 };
+
+// --input name=... and --dim NAME=N as an InputSpec; "" or a usage error message.
+std::string parse_input_spec(const std::vector<std::string>& inputs, const std::vector<std::string>& dims, uint64_t seed,
+                             InputSpec& spec);
+// The kernel `name` of `m`, or its only kernel when `name` is empty; nullptr with a usage error
+// message in `err` otherwise.
+const Function* choose_kernel(const Module& m, const std::string& name, const std::string& path, std::string& err);
 
 // Fills `args` for every parameter of kernel `k`. Returns an empty string on success, otherwise a
 // usage error message. Notes about defaulted extents go to `notes`.

@@ -289,3 +289,61 @@ TEST_CASE("packed contract: its expansion is real CPU IR (golden)", "[C7][C11]")
   }
   CHECK(src.source.find("kir_uk::gemm_portable<float, 4, 4>(") != std::string::npos);
 }
+
+TEST_CASE("packed contract inside a loop: its panels are allocated where the tasks can see them", "[C6][C5]") {
+  // Found by a differential campaign: a contract in a reduce's combine helper runs inside the
+  // fold loop; the panels' extents are lets of the contract's task, so the panels must be
+  // allocated inside that task, not hoisted out of the loop.
+  auto m = btest::load(R"(
+fn @add_1(%a: u8[1], %b: u8[1]) -> u8[1] {
+  %r = add(%a, %b) : u8[1]
+  return(%r)
+}
+
+fn @combine2(%a: i64, %b: i64) -> i64 {
+  %v0 = or(%a, %b) : i64
+  %v1 = const() {value = 0x1.999999999999ap-4} : f64
+  %v2 = full(%v1) : f64[2, 2]
+  %v3 = const() {value = 0x1.8p+1} : f64
+  %v4 = full(%v3) : f64[2, 1]
+  %v5 = contract(%v2, %v4) {batch = [], reduce = [[0, 0]]} : f64[2, 1]
+  %v6 = cmp(%v5, %v5) {pred = eq} : bool[2, 1]
+  %v7 = const() {value = 0x0p+0} : f64
+  %v8 = broadcast(%v7) {dims = []} : f64[2, 1]
+  %v9 = select(%v6, %v5, %v8) : f64[2, 1]
+  %v10 = max(%v9, %v8) : f64[2, 1]
+  %v11 = const() {value = 0x1.fep+7} : f64
+  %v12 = broadcast(%v11) {dims = []} : f64[2, 1]
+  %v13 = min(%v10, %v12) : f64[2, 1]
+  %v14 = cast(%v13) : u8[2, 1]
+  %v15 = cast(%v5) : bool[2, 1]
+  %v16 = cmp(%v5, %v5) {pred = eq} : bool[2, 1]
+  %v17 = select(%v16, %v5, %v8) : f64[2, 1]
+  %v18 = max(%v17, %v8) : f64[2, 1]
+  %v19 = min(%v18, %v12) : f64[2, 1]
+  %v20 = cast(%v19) : u8[2, 1]
+  %v21 = select(%v15, %v14, %v20) : u8[2, 1]
+  %v22 = const() {value = 0} : u8
+  %v23 = broadcast(%v22) {dims = []} : u8[1]
+  %v24 = reduce(%v20, %v23) {axes = [0], combine = @add_1} : u8[1]
+  return(%v0)
+}
+
+kernel @fuzz(%in0: In<i64[M]>, %out3: Out<i64[1]>) invocation {M = 3} {
+  %v0 = const() {value = 0} : index
+  %v1 = dim(%in0) {axis = 0} : index
+  %v2 = domain(%v0, %v1) : domain<M>
+  %v3 = indices(%v2) : index[M]
+  %v4 = relation(%v3) : relation<1 -> [M]>
+  %v5 = view.load(%in0, %v4) : i64[M]
+  %v6 = const() {value = 0} : i64
+  %v7 = reduce(%v5, %v6) {axes = [0], combine = @combine2} : i64
+  %v8 = relation(%v0) : relation<1 -> []>
+  view.store(%out3, %v8, %v7)
+}
+)");
+  std::map<std::string, interp::KernelArg> args = {{"in0", btest::view(DType::I64, {3}, {1, 2, 4})},
+                                                  {"out3", btest::view(DType::I64, {1})}};
+  auto out = btest::differential(*m, "fuzz", args);
+  CHECK(btest::values(btest::out_view(out, "out3")) == std::vector<double>{7});
+}

@@ -15,6 +15,7 @@
 #include "backends/cpu/ir/printer.h"
 #include "backends/cpu/ir/verifier.h"
 #include "backends/cpu/mutants/mutants.h"
+#include "backends/cpu/impl/config.h"
 #include "backends/cpu/passes/pass.h"
 #include "backends/cpu/provider/cpp_serializer.h"
 #include "backends/cpu/provider/toolchain.h"
@@ -44,6 +45,15 @@ const Toolchain& host_toolchain() {
 
 }  // namespace
 
+std::string winner_key(const Program& constructed) {
+  std::string id = "kir-cpu-winner/1\n" + print(constructed);
+  id += "toolchain " + host_toolchain().identity() + "\n";
+  id += "capabilities " + rt::host_capabilities().str() + "\n";
+  id += "config " + key_hash(active_config().text) + "\n";
+  for (const auto& [name, text] : embedded_rt_headers()) id += "header " + std::string(name) + " " + key_hash(text) + "\n";
+  return key_hash(id);
+}
+
 void set_cxx_opt_level(int level) {
   if (level < 0 || level > 3) throw std::invalid_argument("C++ optimization level " + std::to_string(level) + " is not 0, 1, 2 or 3");
   g_cxx_opt_level.store(level);
@@ -72,7 +82,12 @@ CompiledSource lower_program(Program program, const CompileOptions& opt) {
     if (opt.print_after_all) *opt.print_after_all << "// ----- CPU IR after " << after << "\n" << print(P) << "\n";
   };
   VerifyOptions vo;
-  if (!opt.config_row.empty()) P.config_row = opt.config_row;
+  out.winner_key = winner_key(P);
+  if (!opt.config_row.empty()) {
+    P.config_row = opt.config_row;
+  } else if (opt.winners) {
+    if (auto w = opt.winners->lookup(out.winner_key); w && active_config().find(w->row)) P.config_row = w->row;
+  }
   if (opt.verify_each_pass) verify_or_throw(P, vo, "construct");
   dump("construct");
   std::vector<Pass> pipeline = {fusion_pass(), select_pass(), expand_pass(), fusion_pass(),

@@ -16,6 +16,7 @@
 #include "backends/cpu/ir/cpu_ir.h"
 #include "backends/cpu/provider/artifact_cache.h"
 #include "backends/cpu/provider/loader.h"
+#include "backends/cpu/provider/winner_cache.h"
 #include "backends/cpu/rt/kir_abi.h"
 
 namespace kir::cpu {
@@ -29,8 +30,10 @@ struct CompileOptions {
   // Optional passes left out ("fusion", "task-partition"), to tell which pass a wrong result
   // depends on (differential campaigns attribute findings this way). Other names: invalid_argument.
   std::vector<std::string> skip_passes;
-  // The config row to build from (impl/config.h); empty: the selection policy's choice.
+  // The config row to build from (impl/config.h); empty: the winner `kir tune` stored for this
+  // kernel in `winners` when one is given and has one, else the selection policy's choice.
   std::string config_row;
+  WinnerCache* winners = nullptr;
 };
 
 // A legalized program and its generated source (compile step).
@@ -40,6 +43,7 @@ struct CompiledSource {
   std::string body;         // the entry function alone (batches concatenate bodies after one prelude)
   std::string entry;        // the entry point's symbol
   std::string key_material;  // what the artifact depends on besides source and toolchain
+  std::string winner_key;    // the winner cache's key of the constructed program (winner_key())
 };
 
 CompiledSource compile_to_source(const Module& m, const std::string& kernel, const CompileOptions& opt = {});
@@ -69,6 +73,11 @@ class NativeKernel {
   std::shared_ptr<LoadedObject> object_;
   int (*entry_)(kir_call*) = nullptr;
 };
+
+// The winner cache's key of a kernel as construction left it (before any pass): its CPU IR
+// (specialization and view facts), the toolchain, the capabilities, the config rows and the
+// implementation definitions — everything but the bindings being chosen.
+std::string winner_key(const Program& constructed);
 
 // Compile, build through the cache, load.
 std::shared_ptr<NativeKernel> build_kernel(const Module& m, const std::string& kernel, const CompileOptions& opt = {});

@@ -16,6 +16,12 @@ namespace {
 
 bool uses(const Stmt& s, BufId b) { return writes_buffer(s, b) || stmt_reads_buffer(s, b); }
 
+bool used_in_tasks(const std::vector<StmtP>& list, BufId b) {
+  bool found = false;
+  walk_stmts(list, [&](const Stmt& s) { found = found || (s.kind == StmtKind::Tasks && uses(s, b)); });
+  return found;
+}
+
 void place(Program& P, std::vector<StmtP>& list, const std::vector<BufId>& bufs, bool in_task) {
   std::vector<BufId> here;
   for (BufId b : bufs) {
@@ -41,8 +47,9 @@ void place(Program& P, std::vector<StmtP>& list, const std::vector<BufId>& bufs,
       descend = !in_cond && !(in_body && in_else);
     }
     // Scratch (an implementation's panels) is allocated once per task or call, never per
-    // iteration of a loop that reuses it.
-    if (descend && P.buf(b).kind == BufKind::Scratch && (only.kind == StmtKind::Loop || only.kind == StmtKind::While))
+    // iteration of a loop that reuses it — unless the loop holds the Tasks that use it.
+    if (descend && P.buf(b).kind == BufKind::Scratch && (only.kind == StmtKind::Loop || only.kind == StmtKind::While) &&
+        !used_in_tasks(only.body, b))
       descend = false;
     if (descend && (only.kind == StmtKind::Loop || only.kind == StmtKind::While || only.kind == StmtKind::Tasks)) {
       bool in_bounds = false;
