@@ -117,20 +117,29 @@ struct Ctx {
     return B.dtype == st.acc ? x : make_cast(x, st.acc);
   }
 
-  // pack[(p * kc + kk) * W + w] = operand(side, base + p * W + w, pc + kk) where p * W + w < n,
-  // else 0, for p < ceil(n / W), kk < kc, w < W.
+  // pack[(p * kc + kk) * W + w] = operand(side, base + p * W + w, pc + kk) for p < ceil(n / W),
+  // kk < kc, w < min(W, n - p * W); the rest of the last micro-panel is zero.
   StmtP pack(BufId pack_buf, int side, ExprP base, ExprP n, ExprP pc, ExprP kc, int64_t W) const {
     VarId p = loop_var(side ? "jp" : "ip"), kk = loop_var("kk"), w = loop_var(side ? "jj" : "ii");
+    VarId z = loop_var("pad");
     auto lp = loop(p, idx(0), ceil_div(n, W), idx(1));
+    VarId width = let(lp->body, "width", min(idx(W), index_sub(n, index_mul(var(p), idx(W)))));
     auto lk = loop(kk, idx(0), kc, idx(1));
-    auto lw = loop(w, idx(0), idx(W), idx(1));
-    ExprP r = index_add(index_mul(var(p), idx(W)), var(w));
+    auto lw = loop(w, idx(0), var(width), idx(1));
+    auto lz = loop(z, var(width), idx(W), idx(1));
+    ExprP at = index_add(index_mul(index_add(index_mul(var(p), kc), var(kk)), idx(W)), var(w));
     auto st_ = make_stmt(StmtKind::Store, kNone);
     st_->buf = pack_buf;
-    st_->index = {index_add(index_mul(index_add(index_mul(var(p), kc), var(kk)), idx(W)), var(w))};
-    st_->value = make_select(lt(r, n), operand(side, index_add(base, r), index_add(pc, var(kk))), make_const(st.acc, 0));
+    st_->index = {at};
+    st_->value = operand(side, index_add(base, index_add(index_mul(var(p), idx(W)), var(w))), index_add(pc, var(kk)));
+    auto zs = make_stmt(StmtKind::Store, kNone);
+    zs->buf = pack_buf;
+    zs->index = {index_add(index_mul(index_add(index_mul(var(p), kc), var(kk)), idx(W)), var(z))};
+    zs->value = make_const(st.acc, 0);
     lw->body.push_back(std::move(st_));
+    lz->body.push_back(std::move(zs));
     lk->body.push_back(std::move(lw));
+    lk->body.push_back(std::move(lz));
     lp->body.push_back(std::move(lk));
     return lp;
   }
@@ -163,14 +172,15 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
   const BufId C = st.results[0];
 
   std::vector<StmtP> out;
-  // Task tiles: the row's grain, or (0) automatic: one task for small products, otherwise four
-  // tiles along the longer of M and N (rounded to whole micro-tiles).
+  // Task tiles: the row's grain, or (0) automatic: one task for small products, otherwise two
+  // tiles along the longer of M and N (rounded to whole micro-tiles). Every task packs its own
+  // panels, so more tiles than workers repack the shared operand for nothing.
   ExprP small = c.lt(index_mul(index_mul(c.M, c.N), c.K), c.idx(int64_t{1} << 18));
   ExprP longer_m = make_compare("ge", c.M, c.N);
   auto auto_tile = [&](ExprP ext, int64_t unit, ExprP along) {
-    ExprP quarter = index_mul(c.ceil_div(c.ceil_div(ext, 4), unit), c.idx(unit));
+    ExprP half = index_mul(c.ceil_div(c.ceil_div(ext, 2), unit), c.idx(unit));
     ExprP whole = c.max(ext, c.idx(1));
-    return make_select(small, whole, make_select(along, c.max(quarter, c.idx(1)), whole));
+    return make_select(small, whole, make_select(along, c.max(half, c.idx(1)), whole));
   };
   VarId TM = c.let(out, "task_rows", task_m > 0 ? c.idx(task_m) : auto_tile(c.M, MR, longer_m));
   VarId TN = c.let(out, "task_cols", task_n > 0 ? c.idx(task_n) : auto_tile(c.N, NR, make_compare("lt", c.M, c.N)));
