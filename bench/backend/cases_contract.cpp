@@ -1,0 +1,272 @@
+// Contract cases (cases.h): f32 square and skinny contracts against oneDNN (with OpenBLAS and
+// Eigen rows), the 1xKxN matvec against the triad bandwidth, bf16 and int8 contracts against
+// oneDNN's, and the fused contract+bias+erf-GELU against oneDNN matmul then eltwise. f32 results
+// are checked against oneDNN relative to sum|a||b| (the worst-case bound of two f32 summation
+// orders is 2 K u of it); int8 exactly.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "bench/backend/cases.h"
+
+namespace kbench {
+
+// ---- f32 contracts: kir vs oneDNN (target), OpenBLAS and Eigen (info) ----
+void Bench::f32_contract(const std::string& name, int64_t M, int64_t K, int64_t N, double target, bool others) {
+  if (!want(name)) return;
+  std::fprintf(stderr, "%s\n", name.c_str());
+  Buffer<float> a(static_cast<size_t>(M * K)), b(static_cast<size_t>(K * N)), ck(static_cast<size_t>(M * N)),
+      cd(static_cast<size_t>(M * N)), co(static_cast<size_t>(M * N)), scale(static_cast<size_t>(M * N));
+  fill_uniform(a.data(), a.size(), -1.f, 1.f, 11 + static_cast<uint64_t>(M));
+  fill_uniform(b.data(), b.size(), -1.f, 1.f, 12 + static_cast<uint64_t>(N));
+  openblas::set_threads(2);
+  openblas::abs_product(M, K, N, a.data(), b.data(), scale.data());
+  pause_ms(300);
+  const double bound = 2.0 * static_cast<double>(K) * kU;
+  const double flops = 2.0 * static_cast<double>(M) * static_cast<double>(K) * static_cast<double>(N);
+  for (int t : thread_counts(opt)) {
+    std::fill(ck.data(), ck.data() + ck.size(), std::nanf(""));
+    KirRun kr = measure_kir(ks, "gemm_f32", {{"a", {a.data(), {M, K}}}, {"b", {b.data(), {K, N}}}, {"c", {ck.data(), {M, N}}}},
+                            {{"M", M}, {"K", K}, {"N", N}}, t, opt.reps);
+    pause_ms(50);
+    onednn::set_threads(t);
+    AnchorRun dn = measure_anchor([&] {
+      auto mm = std::make_shared<onednn::Matmul>(onednn::MatmulKind::F32, M, K, N, a.data(), b.data(), nullptr, cd.data());
+      return std::function<void()>([mm] { mm->run(); });
+    }, opt.reps);
+    Row r;
+    r.name = name;
+    r.threads = t;
+    set_kir(r, kr);
+    set_anchor(r, "oneDNN f32", dn);
+    r.work = flops;
+    r.unit = "GFLOP/s";
+    r.goal = target > 0 ? Goal::RatioAtLeast : Goal::Info;
+    r.target = target;
+    if (kr.ok() && dn.error.empty()) {
+      double d = max_scaled_diff(ck.data(), cd.data(), scale.data(), ck.size());
+      r.check = fmt("max|kir-oneDNN|/sum|ab| %.1e (bound %.1e)", d, bound);
+      if (!(d <= bound)) r.check_failed = true;
+    }
+    add(r);
+    if (!others) continue;
+    pause_ms(50);
+    openblas::set_threads(t);
+    AnchorRun ob = measure_anchor([&] {
+      return std::function<void()>([&] { openblas::sgemm(M, K, N, a.data(), b.data(), co.data()); });
+    }, opt.reps);
+    pause_ms(300);  // OpenBLAS workers busy-wait after a call
+    Row ro = r;
+    ro.check.clear();
+    ro.check_failed = false;  // the kir row carries the kir check
+    ro.goal = Goal::Info;
+    set_anchor(ro, "OpenBLAS sgemm", ob);
+    if (ob.error.empty() && dn.error.empty())
+      ro.check = fmt("anchor check: max|OpenBLAS-oneDNN|/sum|ab| %.1e", max_scaled_diff(co.data(), cd.data(), scale.data(), co.size()));
+    add(ro);
+    const int eigen_threads = eigen::set_threads(t);
+    AnchorRun eg = measure_anchor([&] {
+      return std::function<void()>([&] { eigen::sgemm(M, K, N, a.data(), b.data(), co.data()); });
+    }, opt.reps);
+    pause_ms(50);
+    Row re = ro;
+    set_anchor(re, fmt("Eigen (%d thr)", eigen_threads), eg);
+    if (eg.error.empty() && dn.error.empty())
+      re.check = fmt("anchor check: max|Eigen-oneDNN|/sum|ab| %.1e", max_scaled_diff(co.data(), cd.data(), scale.data(), co.size()));
+    add(re);
+  }
+}
+
+// ---- matvec 1xKxN: kir bandwidth over the matrix vs the triad (target), oneDNN (info) ----
+void Bench::matvec(int64_t K, int64_t N) {
+  const std::string name = fmt("f32 matvec 1x%lldx%lld", static_cast<long long>(K), static_cast<long long>(N));
+  if (!want(name)) return;
+  std::fprintf(stderr, "%s\n", name.c_str());
+  Buffer<float> a(static_cast<size_t>(K)), b(static_cast<size_t>(K * N)), ck(static_cast<size_t>(N)), cd(static_cast<size_t>(N)),
+      scale(static_cast<size_t>(N));
+  fill_uniform(a.data(), a.size(), -1.f, 1.f, 21);
+  fill_uniform(b.data(), b.size(), -1.f, 1.f, 22);
+  openblas::set_threads(1);
+  openblas::abs_product(1, K, N, a.data(), b.data(), scale.data());
+  const double bytes = 4.0 * static_cast<double>(K) * static_cast<double>(N);
+  const double bound = 2.0 * static_cast<double>(K) * kU;
+  for (int t : thread_counts(opt)) {
+    KirRun kr = measure_kir(ks, "gemm_f32", {{"a", {a.data(), {1, K}}}, {"b", {b.data(), {K, N}}}, {"c", {ck.data(), {1, N}}}},
+                            {{"M", 1}, {"K", K}, {"N", N}}, t, opt.reps);
+    pause_ms(50);
+    onednn::set_threads(t);
+    AnchorRun dn = measure_anchor([&] {
+      auto mm = std::make_shared<onednn::Matmul>(onednn::MatmulKind::F32, 1, K, N, a.data(), b.data(), nullptr, cd.data());
+      return std::function<void()>([mm] { mm->run(); });
+    }, opt.reps);
+    Row r;
+    r.name = name;
+    r.threads = t;
+    set_kir(r, kr);
+    r.anchor = fmt("triad %d thr", t);
+    r.anchor_s = bytes / (triad.at(t) * 1e9);
+    r.work = bytes;
+    r.unit = "GB/s";
+    r.goal = Goal::RatioAtLeast;
+    r.target = 0.9;
+    if (kr.ok() && dn.error.empty()) {
+      double d = max_scaled_diff(ck.data(), cd.data(), scale.data(), ck.size());
+      r.check = fmt("max|kir-oneDNN|/sum|ab| %.1e (bound %.1e); rate = matrix bytes/time", d, bound);
+      if (!(d <= bound)) r.check_failed = true;
+    }
+    add(r);
+    Row ro = r;
+    ro.goal = Goal::Info;
+    ro.check = "(same kir run)";
+    ro.check_failed = false;
+    set_anchor(ro, "oneDNN f32", dn);
+    add(ro);
+  }
+}
+
+// ---- bf16 and int8 contracts vs oneDNN ----
+void Bench::bf16_contract(int64_t S) {
+  const std::string name = fmt("bf16 contract %lld^3 (f32 acc)", static_cast<long long>(S));
+  if (!want(name)) return;
+  std::fprintf(stderr, "%s\n", name.c_str());
+  const size_t n = static_cast<size_t>(S * S);
+  Buffer<float> af(n), bf(n), ck(n), cd(n), scale(n);
+  Buffer<uint16_t> a(n), b(n);
+  fill_uniform(af.data(), n, -1.f, 1.f, 31);
+  fill_uniform(bf.data(), n, -1.f, 1.f, 32);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = to_bf16(af[i]);
+    b[i] = to_bf16(bf[i]);
+    af[i] = from_bf16(a[i]);
+    bf[i] = from_bf16(b[i]);
+  }
+  openblas::set_threads(2);
+  openblas::abs_product(S, S, S, af.data(), bf.data(), scale.data());
+  pause_ms(300);
+  const double bound = 2.0 * static_cast<double>(S) * kU;
+  for (int t : thread_counts(opt)) {
+    KirRun kr = measure_kir(ks, "gemm_bf16", {{"a", {a.data(), {S, S}}}, {"b", {b.data(), {S, S}}}, {"c", {ck.data(), {S, S}}}},
+                            {{"M", S}, {"K", S}, {"N", S}}, t, opt.reps);
+    pause_ms(50);
+    onednn::set_threads(t);
+    AnchorRun dn = measure_anchor([&] {
+      auto mm = std::make_shared<onednn::Matmul>(onednn::MatmulKind::BF16, S, S, S, a.data(), b.data(), nullptr, cd.data());
+      return std::function<void()>([mm] { mm->run(); });
+    }, opt.reps);
+    Row r;
+    r.name = name;
+    r.threads = t;
+    set_kir(r, kr);
+    set_anchor(r, "oneDNN bf16", dn);
+    r.work = 2.0 * static_cast<double>(S) * static_cast<double>(S) * static_cast<double>(S);
+    r.unit = "GFLOP/s";
+    r.goal = Goal::RatioAtLeast;
+    r.target = 0.9;
+    if (kr.ok() && dn.error.empty()) {
+      double d = max_scaled_diff(ck.data(), cd.data(), scale.data(), n);
+      r.check = fmt("max|kir-oneDNN|/sum|ab| %.1e (bound %.1e)", d, bound);
+      if (!(d <= bound)) r.check_failed = true;
+    }
+    add(r);
+  }
+}
+
+void Bench::int8_contract(int64_t S) {
+  const std::string name = fmt("i8 contract %lld^3 (i32 acc)", static_cast<long long>(S));
+  if (!want(name)) return;
+  std::fprintf(stderr, "%s\n", name.c_str());
+  const size_t n = static_cast<size_t>(S * S);
+  Buffer<int8_t> a(n), b(n);
+  Buffer<int32_t> ck(n), cd(n);
+  uint64_t seed = 41;
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = static_cast<int8_t>(mix(seed) & 0xFF);
+    b[i] = static_cast<int8_t>(mix(seed) & 0xFF);
+  }
+  for (int t : thread_counts(opt)) {
+    KirRun kr = measure_kir(ks, "gemm_i8", {{"a", {a.data(), {S, S}}}, {"b", {b.data(), {S, S}}}, {"c", {ck.data(), {S, S}}}},
+                            {{"M", S}, {"K", S}, {"N", S}}, t, opt.reps);
+    pause_ms(50);
+    onednn::set_threads(t);
+    AnchorRun dn = measure_anchor([&] {
+      auto mm = std::make_shared<onednn::Matmul>(onednn::MatmulKind::S8, S, S, S, a.data(), b.data(), nullptr, cd.data());
+      return std::function<void()>([mm] { mm->run(); });
+    }, opt.reps);
+    Row r;
+    r.name = name;
+    r.threads = t;
+    set_kir(r, kr);
+    set_anchor(r, "oneDNN s8s8s32", dn);
+    r.work = 2.0 * static_cast<double>(S) * static_cast<double>(S) * static_cast<double>(S);
+    r.unit = "GOP/s";
+    r.goal = Goal::RatioAtLeast;
+    r.target = 0.9;
+    if (kr.ok() && dn.error.empty()) {
+      size_t bad = 0;
+      for (size_t i = 0; i < n; ++i) bad += ck[i] != cd[i];
+      r.check = fmt("kir == oneDNN exactly: %zu of %zu differ", bad, n);
+      if (bad) r.check_failed = true;
+    }
+    add(r);
+  }
+}
+
+// ---- fused contract + bias + erf GELU vs oneDNN matmul(+bias) then eltwise ----
+void Bench::fused_gelu(int64_t S) {
+  const std::string name = fmt("f32 contract+bias+gelu %lld^3", static_cast<long long>(S));
+  if (!want(name)) return;
+  std::fprintf(stderr, "%s\n", name.c_str());
+  const size_t n = static_cast<size_t>(S * S);
+  Buffer<float> a(n), b(n), bias(static_cast<size_t>(S)), ck(n), cd(n), cp(n), scale(n);
+  fill_uniform(a.data(), n, -1.f, 1.f, 51);
+  fill_uniform(b.data(), n, -1.f, 1.f, 52);
+  fill_uniform(bias.data(), bias.size(), -1.f, 1.f, 53);
+  openblas::set_threads(2);
+  openblas::abs_product(S, S, S, a.data(), b.data(), scale.data());
+  pause_ms(300);
+  // GELU is 1.13-Lipschitz; the anchor's erf approximation adds a few ulp of the result.
+  const double bound = (4.0 * static_cast<double>(S) + 64) * kU;
+  for (size_t i = 0; i < n; ++i) scale[i] += std::fabs(bias[i % static_cast<size_t>(S)]);
+  for (int t : thread_counts(opt)) {
+    KirRun kr = measure_kir(ks, "gemm_bias_gelu",
+                            {{"a", {a.data(), {S, S}}}, {"b", {b.data(), {S, S}}}, {"bias", {bias.data(), {S}}}, {"c", {ck.data(), {S, S}}}},
+                            {{"M", S}, {"K", S}, {"N", S}}, t, opt.reps);
+    pause_ms(50);
+    onednn::set_threads(t);
+    AnchorRun dn = measure_anchor([&] {
+      auto mm = std::make_shared<onednn::Matmul>(onednn::MatmulKind::F32BiasThenGelu, S, S, S, a.data(), b.data(), bias.data(), cd.data());
+      return std::function<void()>([mm] { mm->run(); });
+    }, opt.reps);
+    AnchorRun dp = measure_anchor([&] {
+      auto mm = std::make_shared<onednn::Matmul>(onednn::MatmulKind::F32BiasGeluPost, S, S, S, a.data(), b.data(), bias.data(), cp.data());
+      return std::function<void()>([mm] { mm->run(); });
+    }, opt.reps);
+    Row r;
+    r.name = name;
+    r.threads = t;
+    set_kir(r, kr);
+    set_anchor(r, "oneDNN matmul+bias, eltwise gelu", dn);
+    r.work = 2.0 * static_cast<double>(S) * static_cast<double>(S) * static_cast<double>(S);
+    r.unit = "GFLOP/s";
+    r.goal = Goal::RatioAtLeast;
+    r.target = 1.2;
+    if (kr.ok() && dn.error.empty()) {
+      std::vector<float> s2(n);
+      for (size_t i = 0; i < n; ++i) s2[i] = scale[i] + std::fabs(cd[i]);
+      double d = max_scaled_diff(ck.data(), cd.data(), s2.data(), n);
+      r.check = fmt("max|kir-oneDNN|/(sum|ab|+|bias|+|y|) %.1e (bound %.1e)", d, bound);
+      if (!(d <= bound)) r.check_failed = true;
+    }
+    add(r);
+    Row rp = r;
+    rp.goal = Goal::Info;
+    rp.check_failed = false;
+    set_anchor(rp, "oneDNN matmul w/ post-ops", dp);
+    rp.check = "(same kir run; reference anchor: one fused primitive)";
+    add(rp);
+  }
+}
+
+}  // namespace kbench
