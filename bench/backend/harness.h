@@ -60,7 +60,7 @@ class ForeignLoad {
 template <class T>
 struct Buffer {
   struct Free {
-    void operator()(T* p) const { std::free(p); }
+    void operator()(T* q) const { std::free(q); }
   };
   std::unique_ptr<T[], Free> p;
   size_t n = 0;

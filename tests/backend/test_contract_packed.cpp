@@ -268,7 +268,7 @@ TEST_CASE("packed contract: its expansion is real CPU IR (golden)", "[C7][C11]")
   // The binding is written into the op and kept; the five loops, both packings and the
   // micro-kernel call are statements of the program.
   CHECK(after.find("row portable-4x4") != std::string::npos);
-  CHECK(after.find("binding op 11 contract.packed.portable {mr=4, nv=4, task_m=0, task_n=0, mc=64, nc=1024, kc=128} "
+  CHECK(after.find(" contract.packed.portable {mr=4, nv=4, task_m=0, task_n=0, mc=64, nc=1024, kc=128} "
                    "order sequential-fused") != std::string::npos);
   const char* golden[] = {
       "loop %jc = %n0 to %n1 step 1024",

@@ -576,3 +576,56 @@ TEST_CASE("programs are specialized on the views' unit inner stride, and strided
   CHECK(b.kernel->source().source.find("b0_s1 = 1;") != std::string::npos);
   CHECK(a.kernel->source().source.find("call->views[0].strides[1]") != std::string::npos);
 }
+
+TEST_CASE("bounds: identity view loads lose their check, other loads keep it; extents are checked on entry", "[C8][C5]") {
+  auto m = btest::load(R"(
+kernel @k(%x: In<f32[N]>, %y: Out<f32[N]>, %z: Out<f32[N]>) {
+  %zero = const() {value = 0} : index
+  %one = const() {value = 1} : index
+  %n = dim(%x) {axis = 0} : index
+  %d = domain(%zero, %n) : domain<N>
+  %i = indices(%d) : index[N]
+  %rel = relation(%i) : relation<1 -> [N]>
+  %a = view.load(%x, %rel) : f32[N]
+  %s = add(%a, %a) : f32[N]
+  view.store(%y, %rel, %s)
+  %nm1 = sub(%n, %one) : index
+  %nb = broadcast(%nm1) {dims = []} : index[N]
+  %r = sub(%nb, %i) : index[N]
+  %rrel = relation(%r) : relation<1 -> [N]>
+  %b = view.load(%x, %rrel) : f32[N]
+  view.store(%z, %rel, %b)
+}
+)");
+  std::ostringstream dump;
+  auto o = btest::options();
+  o.print_after_all = &dump;
+  auto src = cpu::compile_to_source(*m, "k", o);
+  const std::string text = dump.str();
+  const auto at = text.find("// ----- CPU IR after bounds");
+  REQUIRE(at != std::string::npos);
+  const std::string after = text.substr(at, text.find("// ----- CPU IR after select") - at);
+  // %y = x + x reads %x at the coordinate over [0, N): plain loads. %z reads %x at N - 1 - i:
+  // still a checked load (printed with its op id).
+  CHECK(after.find("= add.f32{op 6}(load %x#0[%s0#5], load %x#0[%s0#5])") != std::string::npos);
+  CHECK(after.find("= load{op 13} %x#0[sub.index{op 11}(%nm1, %s0#10)]") != std::string::npos);
+  // Entry checks: each declared extent of each view, located at the parameter.
+  CHECK(after.find("check eq.index(dim(%x#0, 0), %N) fault 7 stops detail(dim(%x#0, 0), %N)   // op 0 (parameter %x at") !=
+        std::string::npos);
+  // A call whose extents disagree with a view is a located fault before anything runs.
+  auto k = cpu::build_kernel(*m, "k", btest::options());
+  std::vector<float> x(4, 1.0f), y(4), z(4);
+  std::vector<kir_view> views(3);
+  float* data[3] = {x.data(), y.data(), z.data()};
+  for (int v = 0; v < 3; ++v) {
+    views[static_cast<size_t>(v)].data = data[v];
+    views[static_cast<size_t>(v)].rank = 1;
+    views[static_cast<size_t>(v)].shape[0] = 4;
+    views[static_cast<size_t>(v)].strides[0] = 1;
+  }
+  views[2].shape[0] = 3;
+  kir_fault f = k->call(views, {}, {4});
+  CHECK(f.code == KIR_FAULT_SHAPE_MISMATCH);
+  CHECK(cpu::fault_message(*k, f).find("shape mismatch in `parameter %z`") != std::string::npos);
+  CHECK(y[0] == 0.0f);  // nothing ran
+}

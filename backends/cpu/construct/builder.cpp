@@ -287,6 +287,25 @@ void Builder::build_kernel(const Function& kernel, const Specialization& spec) {
       b.shape = shape_of(dummy, t);
       BufId id = prog_.add_buffer(std::move(b));
       prog_.view_params.push_back(id);
+      // Entry checks: an axis declared with one symbol or a constant must have exactly that
+      // extent at the call (two views disagreeing on a symbol, or a wrong constant, is a located
+      // fault before anything runs); loads proven inside the declared extents then need no check.
+      Buffer& vb = prog_.buf(id);
+      vb.extent_checked.assign(vb.shape.size(), false);
+      for (size_t a = 0; a < vb.shape.size(); ++a) {
+        const ExprP& e = vb.shape[a];
+        if (e->kind != ExprKind::Const && e->kind != ExprKind::Var) continue;
+        Operation param_op;
+        param_op.name = "parameter %" + p->name;
+        param_op.loc = p->loc;
+        auto chk = make_stmt(StmtKind::Check, prog_.add_origin(param_op));
+        chk->value = make_compare("eq", make_view_dim(id, static_cast<int>(a)), e);
+        chk->fault = 7;  // KIR_FAULT_SHAPE_MISMATCH
+        chk->stops = true;
+        chk->detail = {make_view_dim(id, static_cast<int>(a)), e};
+        emit(std::move(chk));
+        vb.extent_checked[a] = true;
+      }
       CValue v;
       v.kind = CValue::Kind::View;
       v.buf = id;

@@ -132,6 +132,9 @@ struct Buffer {
   std::optional<std::vector<int64_t>> static_strides;
   std::optional<int64_t> static_offset;
   bool may_alias_outputs = false;  // set when the ABI does not exclude aliasing with an Out view
+  // Per axis of a view: the call's extent is checked on entry to equal the declared one (`shape`),
+  // so an index proven inside [0, shape[a]) is inside the view (passes/bounds.cpp).
+  std::vector<bool> extent_checked;
   // Resource facts: alignment in bytes, initialization, owner (the statement or task owning
   // the storage: "call" or "task"), and lifetime (set by the lifetime pass: first and last
   // top-level statement index using it; -1 unknown) and the buffer whose storage it reuses.
@@ -227,6 +230,7 @@ struct Stmt {
   BufId src = kNone;          // Copy source
   std::vector<ExprP> index;   // Store index; Check fault coordinates
   int32_t fault = 0;          // Check: kir_fault_code
+  bool stops = false;         // Check: a failure ends the call at once (entry checks: nothing may run)
   std::vector<ExprP> detail;  // Check: up to two detail values (index, extent)
   std::vector<StmtP> body, orelse;
   std::shared_ptr<StructuredOp> structured;

@@ -297,7 +297,7 @@ class Printer {
              s.op_id);
         break;
       case StmtKind::Check: {
-        std::string t = "check " + opt_expr(s.value) + " fault " + std::to_string(s.fault);
+        std::string t = "check " + opt_expr(s.value) + " fault " + std::to_string(s.fault) + (s.stops ? " stops" : "");
         if (!s.index.empty()) t += " at [" + exprs(s.index) + "]";
         if (!s.detail.empty()) t += " detail(" + exprs(s.detail) + ")";
         line(d, t, s.op_id);

@@ -22,6 +22,7 @@ struct Pass {
 
 // The shared passes, in pipeline order.
 Pass fusion_pass();           // passes/fusion.cpp
+Pass bounds_pass();           // passes/bounds.cpp
 Pass select_pass();           // passes/select_expand.cpp
 Pass expand_pass();           // passes/select_expand.cpp
 Pass loop_formation_pass();   // passes/loop_formation.cpp

@@ -286,6 +286,7 @@ class Writer {
       case StmtKind::Check:
         line() << "if (!(" << expr(*s.value) << ")) kir_gen::note(st_, " << s.op_id << ", " << s.fault << ");\n";
         check_status();
+        if (s.stops) line() << "if (call->faulted) return" << (task_depth ? "" : " 1") << ";\n";
         return;
       case StmtKind::Alloc: {
         const Buffer& B = P.buf(s.buf);
