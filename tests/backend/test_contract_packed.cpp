@@ -350,3 +350,66 @@ kernel @fuzz(%in0: In<i64[M]>, %out3: Out<i64[1]>) invocation {M = 3} {
   auto out = btest::differential(*m, "fuzz", args);
   CHECK(btest::values(btest::out_view(out, "out3")) == std::vector<double>{7});
 }
+
+TEST_CASE("packed contract: a result stored unchanged is written into the view, at any strides", "[C5][C6][C8]") {
+  auto m = btest::load(matmul_kir("f32", "f32", false));
+  auto opt = btest::options();
+  opt.config_row = runnable_rows().back();
+  std::ostringstream dump;
+  opt.print_after_all = &dump;
+  cpu::compile_to_source(*m, "mm", opt);
+  const std::string text = dump.str();
+  const auto at = text.find("// ----- CPU IR after result-forwarding");
+  REQUIRE(at != std::string::npos);
+  const std::string after = text.substr(at, text.find("// ----- CPU IR after loop-formation") - at);
+  CHECK(after.find(" %c#2[add.index(%ic, %ir), add.index(%jc, %jr)]") != std::string::npos);  // the kernel writes %c
+  CHECK(after.find("compute %c#2") == std::string::npos);                                   // no copy left
+  // A column-major output view (column stride M): the micro-kernel stores through both strides.
+  const int64_t M = 21, K = 17, N = 26;
+  interp::HostView c = btest::view(DType::F32, {M, N});
+  c.strides = {1, M};
+  std::map<std::string, interp::KernelArg> args = {
+      {"a", btest::view(DType::F32, {M, K}, random_values(static_cast<size_t>(M * K), 31))},
+      {"b", btest::view(DType::F32, {K, N}, random_values(static_cast<size_t>(K * N), 32))},
+      {"c", c}};
+  for (const auto& row : runnable_rows()) run_row(*m, row, args);
+}
+
+TEST_CASE("packed contract: a result read twice keeps its buffer and its copy", "[C5]") {
+  auto m = btest::load(R"(
+kernel @mm(%a: In<f32[M, K]>, %b: In<f32[K, N]>, %c: Out<f32[M, N]>, %d: Out<f32[M, N]>) {
+  %zero = const() {value = 0} : index
+  %m = dim(%a) {axis = 0} : index
+  %k = dim(%a) {axis = 1} : index
+  %n = dim(%b) {axis = 1} : index
+  %dm = domain(%zero, %m) : domain<M>
+  %dk = domain(%zero, %k) : domain<K>
+  %dn = domain(%zero, %n) : domain<N>
+  %im = indices(%dm) : index[M]
+  %ik = indices(%dk) : index[K]
+  %in = indices(%dn) : index[N]
+  %am = broadcast(%im) {dims = [0]} : index[M, K]
+  %ak = broadcast(%ik) {dims = [1]} : index[M, K]
+  %arel = relation(%am, %ak) : relation<2 -> [M, K]>
+  %bk = broadcast(%ik) {dims = [0]} : index[K, N]
+  %bn = broadcast(%in) {dims = [1]} : index[K, N]
+  %brel = relation(%bk, %bn) : relation<2 -> [K, N]>
+  %av = view.load(%a, %arel) : f32[M, K]
+  %bv = view.load(%b, %brel) : f32[K, N]
+  %acc = contract(%av, %bv) {batch = [], reduce = [[1, 0]]} : f32[M, N]
+  %cm = broadcast(%im) {dims = [0]} : index[M, N]
+  %cn = broadcast(%in) {dims = [1]} : index[M, N]
+  %crel = relation(%cm, %cn) : relation<2 -> [M, N]>
+  view.store(%c, %crel, %acc)
+  %twice = add(%acc, %acc) : f32[M, N]
+  view.store(%d, %crel, %twice)
+}
+)");
+  std::map<std::string, interp::KernelArg> args = {{"a", btest::view(DType::F32, {9, 5}, random_values(45, 41))},
+                                                  {"b", btest::view(DType::F32, {5, 7}, random_values(35, 42))},
+                                                  {"c", btest::view(DType::F32, {9, 7})},
+                                                  {"d", btest::view(DType::F32, {9, 7})}};
+  auto out = run_row(*m, runnable_rows().back(), args);
+  auto c = btest::values(btest::out_view(out, "c")), d = btest::values(btest::out_view(out, "d"));
+  for (size_t i = 0; i < c.size(); ++i) CHECK(d[i] == 2 * c[i]);
+}

@@ -90,8 +90,10 @@ CompiledSource lower_program(Program program, const CompileOptions& opt) {
   }
   if (opt.verify_each_pass) verify_or_throw(P, vo, "construct");
   dump("construct");
-  std::vector<Pass> pipeline = {fusion_pass(), bounds_pass(), select_pass(), expand_pass(), fusion_pass(), bounds_pass(),
-                                loop_formation_pass(), task_partition_pass(), lifetime_pass()};
+  std::vector<Pass> pipeline = {fusion_pass(),         bounds_pass(),         select_pass(),
+                                expand_pass(),         fusion_pass(),         bounds_pass(),
+                                result_forwarding_pass(), loop_formation_pass(), task_partition_pass(),
+                                lifetime_pass()};
   for (const std::string& s : opt.skip_passes)
     if (s != "fusion" && s != "task-partition")
       throw std::invalid_argument("pass '" + s + "' cannot be skipped (only fusion and task-partition are optional)");

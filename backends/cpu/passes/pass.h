@@ -25,6 +25,7 @@ Pass fusion_pass();           // passes/fusion.cpp
 Pass bounds_pass();           // passes/bounds.cpp
 Pass select_pass();           // passes/select_expand.cpp
 Pass expand_pass();           // passes/select_expand.cpp
+Pass result_forwarding_pass();  // passes/result_forwarding.cpp
 Pass loop_formation_pass();   // passes/loop_formation.cpp
 Pass task_partition_pass();   // passes/task_partition.cpp
 Pass lifetime_pass();         // passes/lifetime.cpp
