@@ -49,6 +49,7 @@ Differential run_differential(const Module& m, const std::string& kernel,
   try {
     auto r = run_on_backend(m, kernel, bargs, opt);
     d.compiled = r.compiled;
+    d.config_row = r.kernel->program().config_row;
     io = declared_order_options(r.kernel->program());
   } catch (const std::exception& e) {
     d.backend_error = e.what();

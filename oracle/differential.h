@@ -25,6 +25,7 @@ struct ViewMismatch {
 
 struct Differential {
   bool compiled = false;       // the artifact was compiled (false: loaded from the cache)
+  std::string config_row;      // the config row the backend built the kernel from
   int64_t elements = 0;        // Out/InOut elements compared
   std::vector<ViewMismatch> mismatches;
   std::string backend_error;   // a compile error or native fault (the interpreter ran fine)

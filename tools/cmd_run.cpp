@@ -116,7 +116,7 @@ int run_backend(const RunArgs& a, const Module& m, const Function& k, std::map<s
     std::cerr << "kir run: the CPU backend disagrees with the interpreter:\n" << d.str();
     return 1;
   }
-  std::cout << "check: " << d.str();
+  std::cout << "check: " << d.str() << "cpu: built from config row " << d.config_row << "\n";
   return 0;
 }
 

@@ -3,7 +3,9 @@
 // that axis cannot leave the view — the entry checks of construction establish that the call's
 // extents equal the declared ones (Buffer::extent_checked). Such a load loses its check: the
 // copy of a view, a pointwise chain over views and the packing of a contract's operands then
-// read plainly, and the C++ compiler can vectorize them. Every other load keeps its check.
+// read plainly, and the C++ compiler can vectorize them. Every other load keeps its check. A
+// store through the identity relation over the view's declared extents becomes the dense form
+// (destination buf[coords]), whose store needs no check either.
 // Run after each fusion (fusion forwards the unchecked value into consumers' loops).
 // Invalidates: nothing.
 #include "backends/cpu/passes/pass.h"
@@ -41,11 +43,26 @@ ExprP drop_checks(const Program& P, const Stmt& c, const ExprP& e) {
   return n;
 }
 
+// A store through the identity relation into a view, over exactly its declared extents: the
+// dense form (destination buf[coords]), whose store needs no check.
+bool identity_store(const Program& P, const Stmt& s) {
+  const Buffer& V = P.buf(s.buf);
+  if (s.index.empty() || s.index.size() != s.coords.size() || V.kind != BufKind::View ||
+      V.extent_checked.size() != s.index.size())
+    return false;
+  for (size_t k = 0; k < s.index.size(); ++k)
+    if (s.index[k]->kind != ExprKind::Var || s.index[k]->var != s.coords[k] || !V.extent_checked[k] ||
+        !same_expr(*s.extents[k], *V.shape[k]))
+      return false;
+  return true;
+}
+
 void run_bounds(Program& P) {
   walk_stmts(P.body.body, [&](Stmt& s) {
     if (s.kind != StmtKind::Compute) return;
     s.value = drop_checks(P, s, s.value);
     s.guard = drop_checks(P, s, s.guard);
+    if (identity_store(P, s)) s.index.clear();
   });
 }
 
