@@ -57,4 +57,38 @@ inline const interp::HostView& out_view(const std::map<std::string, interp::Kern
   return std::get<interp::HostView>(args.at(n));
 }
 
+// A kernel @mm: %c = %a @ %b over one reduce pair, operands of dtype `dt` into an `acc`
+// accumulator; with transpose_a, %a is K x M (reduce pair [0, 0]).
+inline std::string matmul_kir(const std::string& dt, const std::string& acc, bool transpose_a) {
+  const std::string ashape = transpose_a ? "[K, M]" : "[M, K]";
+  const std::string am = transpose_a ? "1" : "0", ak = transpose_a ? "0" : "1";
+  return "kernel @mm(%a: In<" + dt + ashape + ">, %b: In<" + dt + "[K, N]>, %c: Out<" + acc + R"([M, N]>) {
+  %zero = const() {value = 0} : index
+  %m = dim(%b) {axis = 0} : index
+  %k = dim(%b) {axis = 0} : index
+  %n = dim(%b) {axis = 1} : index
+  %mm = dim(%a) {axis = )" + am + R"(} : index
+  %dm = domain(%zero, %mm) : domain<M>
+  %dk = domain(%zero, %k) : domain<K>
+  %dn = domain(%zero, %n) : domain<N>
+  %im = indices(%dm) : index[M]
+  %ik = indices(%dk) : index[K]
+  %in = indices(%dn) : index[N]
+  %am = broadcast(%im) {dims = [)" + am + "]} : index" + ashape + R"(
+  %ak = broadcast(%ik) {dims = [)" + ak + "]} : index" + ashape + R"(
+  %arel = relation()" + std::string(transpose_a ? "%ak, %am" : "%am, %ak") + R"() : relation<2 -> )" + ashape + R"(>
+  %bk = broadcast(%ik) {dims = [0]} : index[K, N]
+  %bn = broadcast(%in) {dims = [1]} : index[K, N]
+  %brel = relation(%bk, %bn) : relation<2 -> [K, N]>
+  %av = view.load(%a, %arel) : )" + dt + ashape + R"(
+  %bv = view.load(%b, %brel) : )" + dt + R"([K, N]
+  %acc = contract(%av, %bv) {batch = [], reduce = [[)" + ak + R"(, 0]]} : )" + acc + R"([M, N]
+  %cm = broadcast(%im) {dims = [0]} : index[M, N]
+  %cn = broadcast(%in) {dims = [1]} : index[M, N]
+  %crel = relation(%cm, %cn) : relation<2 -> [M, N]>
+  view.store(%c, %crel, %acc)
+}
+)";
+}
+
 }  // namespace kir::btest

@@ -16,33 +16,6 @@ using namespace kir;
 
 namespace {
 
-const char* kMatmul = R"(
-kernel @mm(%a: In<f32[M, K]>, %b: In<f32[K, N]>, %c: Out<f32[M, N]>) {
-  %zero = const() {value = 0} : index
-  %m = dim(%a) {axis = 0} : index
-  %k = dim(%a) {axis = 1} : index
-  %n = dim(%b) {axis = 1} : index
-  %dm = domain(%zero, %m) : domain<M>
-  %dk = domain(%zero, %k) : domain<K>
-  %dn = domain(%zero, %n) : domain<N>
-  %im = indices(%dm) : index[M]
-  %ik = indices(%dk) : index[K]
-  %in = indices(%dn) : index[N]
-  %am = broadcast(%im) {dims = [0]} : index[M, K]
-  %ak = broadcast(%ik) {dims = [1]} : index[M, K]
-  %arel = relation(%am, %ak) : relation<2 -> [M, K]>
-  %bk = broadcast(%ik) {dims = [0]} : index[K, N]
-  %bn = broadcast(%in) {dims = [1]} : index[K, N]
-  %brel = relation(%bk, %bn) : relation<2 -> [K, N]>
-  %av = view.load(%a, %arel) : f32[M, K]
-  %bv = view.load(%b, %brel) : f32[K, N]
-  %acc = contract(%av, %bv) {batch = [], reduce = [[1, 0]]} : f32[M, N]
-  %cm = broadcast(%im) {dims = [0]} : index[M, N]
-  %cn = broadcast(%in) {dims = [1]} : index[M, N]
-  %crel = relation(%cm, %cn) : relation<2 -> [M, N]>
-  view.store(%c, %crel, %acc)
-}
-)";
 
 const std::string kCommon =
     "[contract.sequential, reduce.fold, scan.fold, quantize.q8k, quantized_dot.q4k_q8k, "
@@ -110,7 +83,7 @@ TEST_CASE("config rows: malformed rows are errors at file:line:col", "[C11]") {
 TEST_CASE("config rows: a row giving a computation several members is rejected, the next row is taken", "[C11][C12]") {
   WithRows rows("rows:\n" + row("both", "contract.packed.portable, contract.packed.avx2", 4, 2) +
                 row("one", "contract.packed.portable"));
-  auto m = btest::load(kMatmul);
+  auto m = btest::load(btest::matmul_kir("f32", "f32", false));
   auto src = cpu::compile_to_source(*m, "mm", btest::options());
   if (cpu::rt::host_capabilities().avx2) CHECK(src.program.config_row == "one");
   REQUIRE(src.program.bindings.size() == 1);
@@ -135,7 +108,7 @@ TEST_CASE("config rows: a computation no member realizes rejects the row with ev
   // A row without a packed contract: the f32 matrix product has no applicable member.
   WithRows rows("rows:\n  - name: seq\n    shared: {task_m: 0, task_n: 0, mc: 1, nc: 1, kc: 1}\n"
                 "    implementations: " + kCommon + "\n");
-  auto m = btest::load(kMatmul);
+  auto m = btest::load(btest::matmul_kir("f32", "f32", false));
   try {
     cpu::compile_to_source(*m, "mm", btest::options());
     FAIL("compiled without an applicable implementation");
@@ -152,7 +125,7 @@ TEST_CASE("config rows: a computation no member realizes rejects the row with ev
 TEST_CASE("config rows: parameters outside their domain or a register file reject the row", "[C6][C11]") {
   WithRows rows("rows:\n" + row("big", "contract.packed.avx2", 12, 2) + row("zero", "contract.packed.portable", 0, 4) +
                 row("fine", "contract.packed.portable", 3, 5));
-  auto m = btest::load(kMatmul);
+  auto m = btest::load(btest::matmul_kir("f32", "f32", false));
   std::string why;
   auto src = cpu::compile_to_source(*m, "mm", btest::options());
   CHECK(src.program.config_row == "fine");
@@ -177,7 +150,7 @@ TEST_CASE("config rows: parameters outside their domain or a register file rejec
 
 TEST_CASE("config rows: the binding is written into the op, kept after expansion and keys the artifact", "[C11][C12]") {
   WithRows rows("rows:\n" + row("p44", "contract.packed.portable") + row("p25", "contract.packed.portable", 2, 5));
-  auto m = btest::load(kMatmul);
+  auto m = btest::load(btest::matmul_kir("f32", "f32", false));
   auto a = cpu::compile_to_source(*m, "mm", btest::options());
   auto o = btest::options();
   o.config_row = "p25";
@@ -196,7 +169,7 @@ TEST_CASE("winner cache: a stored winner picks the row; other kernels and --row 
   const auto dir = std::filesystem::path(KIR_BINARY_DIR) / "winner-test";
   std::filesystem::remove_all(dir);
   cpu::WinnerCache winners(dir);
-  auto m = btest::load(kMatmul);
+  auto m = btest::load(btest::matmul_kir("f32", "f32", false));
   auto o = btest::options();
   o.winners = &winners;
   auto first = cpu::compile_to_source(*m, "mm", o);

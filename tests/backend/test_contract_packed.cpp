@@ -28,39 +28,6 @@ std::vector<std::string> runnable_rows() {
   return rows;
 }
 
-std::string matmul_kir(const std::string& dt, const std::string& acc, bool transpose_a) {
-  // transpose_a: %a is K x M (reduce pair [0, 0]).
-  const std::string ashape = transpose_a ? "[K, M]" : "[M, K]";
-  const std::string am = transpose_a ? "1" : "0", ak = transpose_a ? "0" : "1";
-  return "kernel @mm(%a: In<" + dt + ashape + ">, %b: In<" + dt + "[K, N]>, %c: Out<" + acc + R"([M, N]>) {
-  %zero = const() {value = 0} : index
-  %m = dim(%b) {axis = 0} : index
-  %k = dim(%b) {axis = 0} : index
-  %n = dim(%b) {axis = 1} : index
-  %mm = dim(%a) {axis = )" + am + R"(} : index
-  %dm = domain(%zero, %mm) : domain<M>
-  %dk = domain(%zero, %k) : domain<K>
-  %dn = domain(%zero, %n) : domain<N>
-  %im = indices(%dm) : index[M]
-  %ik = indices(%dk) : index[K]
-  %in = indices(%dn) : index[N]
-  %am = broadcast(%im) {dims = [)" + am + "]} : index" + ashape + R"(
-  %ak = broadcast(%ik) {dims = [)" + ak + "]} : index" + ashape + R"(
-  %arel = relation()" + std::string(transpose_a ? "%ak, %am" : "%am, %ak") + R"() : relation<2 -> )" + ashape + R"(>
-  %bk = broadcast(%ik) {dims = [0]} : index[K, N]
-  %bn = broadcast(%in) {dims = [1]} : index[K, N]
-  %brel = relation(%bk, %bn) : relation<2 -> [K, N]>
-  %av = view.load(%a, %arel) : )" + dt + ashape + R"(
-  %bv = view.load(%b, %brel) : )" + dt + R"([K, N]
-  %acc = contract(%av, %bv) {batch = [], reduce = [[)" + ak + R"(, 0]]} : )" + acc + R"([M, N]
-  %cm = broadcast(%im) {dims = [0]} : index[M, N]
-  %cn = broadcast(%in) {dims = [1]} : index[M, N]
-  %crel = relation(%cm, %cn) : relation<2 -> [M, N]>
-  view.store(%c, %crel, %acc)
-}
-)";
-}
-
 std::vector<double> random_values(size_t n, uint32_t seed) {
   std::mt19937 g(seed);
   std::uniform_real_distribution<double> u(-2, 2);
@@ -91,7 +58,7 @@ struct Shape3 {
 }  // namespace
 
 TEST_CASE("packed f32 contract: every row agrees with the declared fused order over all tails", "[C6][C7][C11]") {
-  auto m = btest::load(matmul_kir("f32", "f32", false));
+  auto m = btest::load(btest::matmul_kir("f32", "f32", false));
   // Micro-tiles are 4x4, 6x16, 12x32 and 6x64; blocks MC 64..192, KC 128/256, NC >= 1024.
   const std::vector<Shape3> shapes = {{1, 1, 1},   {1, 7, 70},  {5, 3, 17},   {6, 16, 64},  {7, 257, 33},
                                       {13, 2, 65}, {37, 29, 45}, {193, 9, 31}, {25, 300, 97}, {200, 130, 1030}};
@@ -109,7 +76,7 @@ TEST_CASE("packed f32 contract: every row agrees with the declared fused order o
 }
 
 TEST_CASE("packed contract: the result lies in the reassociation envelope of the exact sum", "[C6][L7.6]") {
-  auto m = btest::load(matmul_kir("f32", "f32", false));
+  auto m = btest::load(btest::matmul_kir("f32", "f32", false));
   const int64_t M = 9, K = 300, N = 21;
   auto a = random_values(static_cast<size_t>(M * K), 7), b = random_values(static_cast<size_t>(K * N), 8);
   // Cancellation-heavy: every other term of row 0 negated.
@@ -141,7 +108,7 @@ TEST_CASE("packed contract: transposed lhs, f64, f16 and bf16 operands", "[C6][C
   for (const Case& cs : {Case{"f32", "f32", true}, Case{"f64", "f64", false}, Case{"f64", "f64", true},
                          Case{"f16", "f32", false}, Case{"bf16", "f32", true}, Case{"f32", "f64", false}}) {
     INFO(cs.dt << " -> " << cs.acc << (cs.transpose ? " transposed" : ""));
-    auto m = btest::load(matmul_kir(cs.dt, cs.acc, cs.transpose));
+    auto m = btest::load(btest::matmul_kir(cs.dt, cs.acc, cs.transpose));
     const DType d = cs.dt == "f32" ? DType::F32 : cs.dt == "f64" ? DType::F64 : cs.dt == "f16" ? DType::F16 : DType::BF16;
     const DType acc = cs.acc == "f32" ? DType::F32 : DType::F64;
     for (const auto& row : runnable_rows()) {
@@ -157,7 +124,7 @@ TEST_CASE("packed contract: transposed lhs, f64, f16 and bf16 operands", "[C6][C
 }
 
 TEST_CASE("packed contract: strided and offset views are packed through their strides", "[C6][C8]") {
-  auto m = btest::load(matmul_kir("f32", "f32", false));
+  auto m = btest::load(btest::matmul_kir("f32", "f32", false));
   const int64_t M = 14, K = 20, N = 35;
   // %a is every other column of a 14 x 41 matrix, starting at column 1.
   auto big = random_values(static_cast<size_t>(M * 41), 11);
@@ -172,7 +139,7 @@ TEST_CASE("packed contract: strided and offset views are packed through their st
 }
 
 TEST_CASE("packed contract: K = 0 gives +0, -0 products keep -0, NaN and Inf propagate", "[C6][L7.6]") {
-  auto m = btest::load(matmul_kir("f32", "f32", false));
+  auto m = btest::load(btest::matmul_kir("f32", "f32", false));
   for (const auto& row : runnable_rows()) {
     std::map<std::string, interp::KernelArg> empty = {{"a", btest::view(DType::F32, {3, 0})},
                                                      {"b", btest::view(DType::F32, {0, 5})},
@@ -196,7 +163,7 @@ TEST_CASE("packed contract: K = 0 gives +0, -0 products keep -0, NaN and Inf pro
 TEST_CASE("packed contract: one fma per term, known answer where mul-then-add differs", "[C6][L7.6]") {
   // Terms: 1 * -1 = -1, then (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24. Fused: -1 + that, rounded once:
   // 2^-11 + 2^-24 (0x3A000400). Rounding the product first (a tie, to even) loses 2^-24: 2^-11.
-  auto m = btest::load(matmul_kir("f32", "f32", false));
+  auto m = btest::load(btest::matmul_kir("f32", "f32", false));
   const double e = 1.0 + std::ldexp(1.0, -12);
   std::map<std::string, interp::KernelArg> args = {{"a", btest::view(DType::F32, {1, 2}, {1, e})},
                                                   {"b", btest::view(DType::F32, {2, 1}, {-1, e})},
@@ -254,7 +221,7 @@ kernel @mm(%a: In<f32[M, P, Q]>, %b: In<f32[P, Q, N]>, %c: Out<f32[M, N]>) {
 }
 
 TEST_CASE("packed contract: its expansion is real CPU IR (golden)", "[C7][C11]") {
-  auto m = btest::load(matmul_kir("f32", "f32", false));
+  auto m = btest::load(btest::matmul_kir("f32", "f32", false));
   cpu::Specialization spec;
   auto opt = btest::options();
   opt.config_row = "portable-4x4";
@@ -352,7 +319,7 @@ kernel @fuzz(%in0: In<i64[M]>, %out3: Out<i64[1]>) invocation {M = 3} {
 }
 
 TEST_CASE("packed contract: a result stored unchanged is written into the view, at any strides", "[C5][C6][C8]") {
-  auto m = btest::load(matmul_kir("f32", "f32", false));
+  auto m = btest::load(btest::matmul_kir("f32", "f32", false));
   auto opt = btest::options();
   opt.config_row = runnable_rows().back();
   std::ostringstream dump;
