@@ -23,6 +23,7 @@ std::vector<std::string> runnable_rows() {
   if (cpu::rt::host_capabilities().avx2 && cpu::rt::host_capabilities().fma) rows.push_back("avx2-6x2");
   if (cpu::rt::host_capabilities().avx512f) {
     rows.push_back("avx512-12x2");
+    rows.push_back("avx512-8x3");
     rows.push_back("avx512-6x4");
   }
   return rows;
@@ -59,7 +60,7 @@ struct Shape3 {
 
 TEST_CASE("packed f32 contract: every row agrees with the declared fused order over all tails", "[C6][C7][C11]") {
   auto m = btest::load(btest::matmul_kir("f32", "f32", false));
-  // Micro-tiles are 4x4, 6x16, 12x32 and 6x64; blocks MC 64..192, KC 128/256, NC >= 1024.
+  // Micro-tiles are 4x4, 6x16, 12x32, 8x48 and 6x64; blocks MC 64..144, KC 128..512, NC >= 1024.
   const std::vector<Shape3> shapes = {{1, 1, 1},   {1, 7, 70},  {5, 3, 17},   {6, 16, 64},  {7, 257, 33},
                                       {13, 2, 65}, {37, 29, 45}, {193, 9, 31}, {25, 300, 97}, {200, 130, 1030}};
   uint32_t seed = 1;
