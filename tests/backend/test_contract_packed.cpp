@@ -243,12 +243,16 @@ TEST_CASE("packed contract: its expansion is real CPU IR (golden)", "[C7][C11]")
       "loop %pc = 0 to %K step 128",
       "let %kc = min.index(128, sub.index(%K, %pc))",
       "loop %jp = 0 to floordiv.index(add.index(%nc, 3), 4) step 1",
-      "let %width#46 = min.index(4, sub.index(%nc, mul.index(%jp, 4)))",
-      "loop %jj = 0 to %width#46 step 1",
+      "let %width#47 = min.index(4, sub.index(%nc, mul.index(%jp, 4)))",
+      "loop %kk#43 = 0 to %kc step 1",
+      "loop %jj = 0 to %width#47 step 1",
       "store %acc_bpanel#16[add.index(mul.index(add.index(mul.index(%jp, %kc), %kk#43), 4), %jj)] = load "
       "%bv#11[add.index(%pc, %kk#43), add.index(%jc, add.index(mul.index(%jp, 4), %jj))]",
-      "loop %pad#45 = %width#46 to 4 step 1",
-      "store %acc_bpanel#16[add.index(mul.index(add.index(mul.index(%jp, %kc), %kk#43), 4), %pad#45)] = 0:f32",
+      "loop %kz#46 = 0 to %kc step 1",
+      "loop %pad#45 = %width#47 to 4 step 1",
+      "store %acc_bpanel#16[add.index(mul.index(add.index(mul.index(%jp, %kc), %kz#46), 4), %pad#45)] = 0:f32",
+      // A is row-major [M, K]: its panel is packed along k, the contiguous axis, innermost.
+      "loop %ii = 0 to %width#54 step 1",
       "loop %ic = %m0 to %m1 step 64",
       "kernel gemm.f32.portable.4x4 %acc#12[add.index(%ic, %ir), add.index(%jc, %jr)] (load "
       "%acc_apanel#15[mul.index(%ir, %kc)], load %acc_bpanel#16[mul.index(%jr, %kc)], %kc, min.index(4, "

@@ -118,29 +118,39 @@ struct Ctx {
   }
 
   // pack[(p * kc + kk) * W + w] = operand(side, base + p * W + w, pc + kk) for p < ceil(n / W),
-  // kk < kc, w < min(W, n - p * W); the rest of the last micro-panel is zero.
-  StmtP pack(BufId pack_buf, int side, ExprP base, ExprP n, ExprP pc, ExprP kc, int64_t W) const {
+  // kk < kc, w < min(W, n - p * W); the rest of the last micro-panel is zero. With k_inner the
+  // k loop is innermost (the operand's last axis is the reduced one: its reads are contiguous),
+  // otherwise the w loop is.
+  StmtP pack(BufId pack_buf, int side, ExprP base, ExprP n, ExprP pc, ExprP kc, int64_t W, bool k_inner) const {
     VarId p = loop_var(side ? "jp" : "ip"), kk = loop_var("kk"), w = loop_var(side ? "jj" : "ii");
-    VarId z = loop_var("pad");
+    VarId z = loop_var("pad"), kz = loop_var("kz");
     auto lp = loop(p, idx(0), ceil_div(n, W), idx(1));
     VarId width = let(lp->body, "width", min(idx(W), index_sub(n, index_mul(var(p), idx(W)))));
     auto lk = loop(kk, idx(0), kc, idx(1));
     auto lw = loop(w, idx(0), var(width), idx(1));
-    auto lz = loop(z, var(width), idx(W), idx(1));
-    ExprP at = index_add(index_mul(index_add(index_mul(var(p), kc), var(kk)), idx(W)), var(w));
+    auto at = [&](VarId k, ExprP col) { return index_add(index_mul(index_add(index_mul(var(p), kc), var(k)), idx(W)), col); };
     auto st_ = make_stmt(StmtKind::Store, kNone);
     st_->buf = pack_buf;
-    st_->index = {at};
+    st_->index = {at(kk, var(w))};
     st_->value = operand(side, index_add(base, index_add(index_mul(var(p), idx(W)), var(w))), index_add(pc, var(kk)));
+    auto lkz = loop(kz, idx(0), kc, idx(1));
+    auto lz = loop(z, var(width), idx(W), idx(1));
     auto zs = make_stmt(StmtKind::Store, kNone);
     zs->buf = pack_buf;
-    zs->index = {index_add(index_mul(index_add(index_mul(var(p), kc), var(kk)), idx(W)), var(z))};
+    zs->index = {at(kz, var(z))};
     zs->value = make_const(st.acc, 0);
-    lw->body.push_back(std::move(st_));
     lz->body.push_back(std::move(zs));
-    lk->body.push_back(std::move(lw));
-    lk->body.push_back(std::move(lz));
-    lp->body.push_back(std::move(lk));
+    lkz->body.push_back(std::move(lz));
+    if (k_inner) {
+      lk->body.push_back(std::move(st_));
+      lw->body.push_back(std::move(lk));
+      lp->body.push_back(std::move(lw));
+    } else {
+      lw->body.push_back(std::move(st_));
+      lk->body.push_back(std::move(lw));
+      lp->body.push_back(std::move(lk));
+    }
+    lp->body.push_back(std::move(lkz));
     return lp;
   }
 };
@@ -170,6 +180,9 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
   const int64_t KC = param(st, "kc");
   const int64_t task_m = param(st, "task_m"), task_n = param(st, "task_n");
   const BufId C = st.results[0];
+  // Row-major operands whose last axis is the last reduced one are read along k.
+  const bool a_k_inner = !c.reduce.empty() && static_cast<size_t>(c.reduce.back().first) + 1 == L.shape.size();
+  const bool b_k_inner = !c.reduce.empty() && static_cast<size_t>(c.reduce.back().second) + 1 == R.shape.size();
 
   std::vector<StmtP> out;
   // Task tiles: the row's grain, or (0) automatic: one task for small products, otherwise two
@@ -216,10 +229,10 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
   VarId nc = c.let(ljc->body, "nc", c.min(c.idx(NC), index_sub(c.var(n1), c.var(jc))));
   auto lpc = c.loop(pc, c.idx(0), c.K, c.idx(KC));
   VarId kc = c.let(lpc->body, "kc", c.min(c.idx(KC), index_sub(c.K, c.var(pc))));
-  lpc->body.push_back(c.pack(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), NR));
+  lpc->body.push_back(c.pack(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), NR, b_k_inner));
   auto lic = c.loop(ic, c.var(m0), c.var(m1), c.idx(MC));
   VarId mc = c.let(lic->body, "mc", c.min(c.idx(MC), index_sub(c.var(m1), c.var(ic))));
-  lic->body.push_back(c.pack(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), MR));
+  lic->body.push_back(c.pack(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), MR, a_k_inner));
   auto ljr = c.loop(jr, c.idx(0), c.var(nc), c.idx(NR));
   auto lir = c.loop(ir, c.idx(0), c.var(mc), c.idx(MR));
   auto k = make_stmt(StmtKind::Kernel, s.op_id);
