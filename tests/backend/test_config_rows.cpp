@@ -151,11 +151,16 @@ TEST_CASE("config rows: parameters outside their domain or a register file rejec
 TEST_CASE("config rows: the binding is written into the op, kept after expansion and keys the artifact", "[C11][C12]") {
   WithRows rows("rows:\n" + row("p44", "contract.packed.portable") + row("p25", "contract.packed.portable", 2, 5));
   auto m = btest::load(btest::matmul_kir("f32", "f32", false));
-  auto a = cpu::compile_to_source(*m, "mm", btest::options());
-  auto o = btest::options();
+  // An empty winner cache: the keys are computed, no winner is found.
+  cpu::WinnerCache none(std::filesystem::path(KIR_BINARY_DIR) / "winner-test-none");
+  auto ao = btest::options();
+  ao.winners = &none;
+  auto a = cpu::compile_to_source(*m, "mm", ao);
+  auto o = ao;
   o.config_row = "p25";
   auto b = cpu::compile_to_source(*m, "mm", o);
   REQUIRE(a.program.bindings.size() == 1);
+  REQUIRE(!a.winner_key.empty());
   CHECK(a.program.bindings[0].order == "sequential-fused");
   CHECK(a.key_material.find(" contract.packed.portable mr=4 nv=4") != std::string::npos);
   CHECK(b.key_material.find(" contract.packed.portable mr=2 nv=5") != std::string::npos);

@@ -50,8 +50,13 @@ std::string winner_key(const Program& constructed) {
   id += "toolchain " + host_toolchain().identity() + "\n";
   id += "capabilities " + rt::host_capabilities().str() + "\n";
   id += "config " + key_hash(active_config().text) + "\n";
-  for (const auto& [name, text] : embedded_rt_headers()) id += "header " + std::string(name) + " " + key_hash(text) + "\n";
-  return key_hash(id);
+  // The implementation definitions: the runtime headers never change within a process.
+  static const std::string headers = [] {
+    std::string h;
+    for (const auto& [name, text] : embedded_rt_headers()) h += "header " + std::string(name) + " " + key_hash(text) + "\n";
+    return h;
+  }();
+  return key_hash(id + headers);
 }
 
 void set_cxx_opt_level(int level) {
@@ -82,7 +87,7 @@ CompiledSource lower_program(Program program, const CompileOptions& opt) {
     if (opt.print_after_all) *opt.print_after_all << "// ----- CPU IR after " << after << "\n" << print(P) << "\n";
   };
   VerifyOptions vo;
-  out.winner_key = winner_key(P);
+  if (opt.winners) out.winner_key = winner_key(P);  // only a winner cache consults or stores it
   if (!opt.config_row.empty()) {
     P.config_row = opt.config_row;
   } else if (opt.winners) {

@@ -43,7 +43,8 @@ struct CompiledSource {
   std::string body;         // the entry function alone (batches concatenate bodies after one prelude)
   std::string entry;        // the entry point's symbol
   std::string key_material;  // what the artifact depends on besides source and toolchain
-  std::string winner_key;    // the winner cache's key of the constructed program (winner_key())
+  std::string winner_key;    // the winner cache's key of the constructed program (winner_key());
+                             // computed only when CompileOptions::winners is set
 };
 
 CompiledSource compile_to_source(const Module& m, const std::string& kernel, const CompileOptions& opt = {});

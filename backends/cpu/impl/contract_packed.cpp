@@ -81,7 +81,8 @@ struct Ctx {
   ExprP idx(int64_t v) const { return make_index(v); }
   ExprP var(VarId v) const { return make_var(v, DType::Index); }
   ExprP div(ExprP a, ExprP b) const { return make_binary("floordiv", std::move(a), std::move(b)); }
-  ExprP ceil_div(ExprP a, int64_t b) const { return div(index_add(std::move(a), idx(b - 1)), idx(b)); }
+  ExprP ceil_div(ExprP a, ExprP b) const { return div(index_add(std::move(a), index_sub(b, idx(1))), b); }
+  ExprP ceil_div(ExprP a, int64_t b) const { return ceil_div(std::move(a), idx(b)); }
   ExprP min(ExprP a, ExprP b) const { return index_min(std::move(a), std::move(b)); }
   ExprP max(ExprP a, ExprP b) const { return make_binary("max", std::move(a), std::move(b)); }
   ExprP lt(ExprP a, ExprP b) const { return make_compare("lt", std::move(a), std::move(b)); }
@@ -197,8 +198,8 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
   };
   VarId TM = c.let(out, "task_rows", task_m > 0 ? c.idx(task_m) : auto_tile(c.M, MR, longer_m));
   VarId TN = c.let(out, "task_cols", task_n > 0 ? c.idx(task_n) : auto_tile(c.N, NR, make_compare("lt", c.M, c.N)));
-  VarId ntn = c.let(out, "tasks_n", c.div(index_add(c.N, index_sub(c.var(TN), c.idx(1))), c.var(TN)));
-  ExprP ntm = c.div(index_add(c.M, index_sub(c.var(TM), c.idx(1))), c.var(TM));
+  VarId ntn = c.let(out, "tasks_n", c.ceil_div(c.N, c.var(TN)));
+  ExprP ntm = c.ceil_div(c.M, c.var(TM));
 
   auto tasks = make_stmt(StmtKind::Tasks, s.op_id);
   tasks->var = P.add_var("tile", DType::Index, VarRole::Task);

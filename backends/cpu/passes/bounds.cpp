@@ -11,18 +11,24 @@
 #include "backends/cpu/passes/pass.h"
 
 namespace kir::cpu {
+
+bool spans_view_axis(const Program& P, const Stmt& c, size_t coord, BufId view, size_t axis) {
+  const Buffer& V = P.buf(view);
+  return V.kind == BufKind::View && axis < V.extent_checked.size() && V.extent_checked[axis] && coord < c.extents.size() &&
+         same_expr(*c.extents[coord], *V.shape[axis]);
+}
+
 namespace {
 
 bool inside(const Program& P, const Stmt& c, const Expr& load) {
   const Buffer& B = P.buf(load.buf);
-  if (B.kind != BufKind::View || B.extent_checked.size() != B.shape.size() || load.args.size() != B.shape.size())
-    return false;
+  if (B.kind != BufKind::View || load.args.size() != B.shape.size()) return false;
   for (size_t a = 0; a < B.shape.size(); ++a) {
     const Expr& i = *load.args[a];
-    if (!B.extent_checked[a] || i.kind != ExprKind::Var) return false;
+    if (i.kind != ExprKind::Var) return false;
     size_t j = 0;
     while (j < c.coords.size() && c.coords[j] != i.var) ++j;
-    if (j == c.coords.size() || !same_expr(*c.extents[j], *B.shape[a])) return false;
+    if (!spans_view_axis(P, c, j, load.buf, a)) return false;
   }
   return true;
 }
@@ -46,13 +52,9 @@ ExprP drop_checks(const Program& P, const Stmt& c, const ExprP& e) {
 // A store through the identity relation into a view, over exactly its declared extents: the
 // dense form (destination buf[coords]), whose store needs no check.
 bool identity_store(const Program& P, const Stmt& s) {
-  const Buffer& V = P.buf(s.buf);
-  if (s.index.empty() || s.index.size() != s.coords.size() || V.kind != BufKind::View ||
-      V.extent_checked.size() != s.index.size())
-    return false;
+  if (s.index.empty() || s.index.size() != s.coords.size() || P.buf(s.buf).shape.size() != s.index.size()) return false;
   for (size_t k = 0; k < s.index.size(); ++k)
-    if (s.index[k]->kind != ExprKind::Var || s.index[k]->var != s.coords[k] || !V.extent_checked[k] ||
-        !same_expr(*s.extents[k], *V.shape[k]))
+    if (s.index[k]->kind != ExprKind::Var || s.index[k]->var != s.coords[k] || !spans_view_axis(P, s, k, s.buf, k))
       return false;
   return true;
 }

@@ -30,6 +30,11 @@ Pass loop_formation_pass();   // passes/loop_formation.cpp
 Pass task_partition_pass();   // passes/task_partition.cpp
 Pass lifetime_pass();         // passes/lifetime.cpp
 
+// Whether coordinate `coord` of Compute `c` runs over exactly the declared extent of axis `axis`
+// of view `view`, an extent the call checks on entry (passes/bounds.cpp): an index equal to that
+// coordinate stays inside the view.
+bool spans_view_axis(const Program& P, const Stmt& c, size_t coord, BufId view, size_t axis);
+
 // Analyses shared by the passes (passes/analysis.cpp): recomputed on every call.
 struct BufferUse {
   int loads = 0;   // Load/ViewDim occurrences in expressions

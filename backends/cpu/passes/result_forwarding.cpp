@@ -25,35 +25,51 @@ BufId copied_local(const Program& P, const Stmt& s) {
   const Buffer& L = P.buf(ld.buf);
   if (V.kind != BufKind::View || V.access == Access::In || L.kind != BufKind::Local) return kNone;
   const size_t r = s.coords.size();
-  if (L.shape.size() != r || V.shape.size() != r || ld.args.size() != r || V.extent_checked.size() != r) return kNone;
+  if (L.shape.size() != r || V.shape.size() != r || ld.args.size() != r) return kNone;
   if (!s.index.empty() && s.index.size() != r) return kNone;
   for (size_t k = 0; k < r; ++k) {
     if (!is_coord(ld.args[k], s.coords[k]) || (!s.index.empty() && !is_coord(s.index[k], s.coords[k]))) return kNone;
-    if (!V.extent_checked[k] || !same_expr(*s.extents[k], *L.shape[k]) || !same_expr(*s.extents[k], *V.shape[k]))
-      return kNone;
+    if (!spans_view_axis(P, s, k, s.buf, k) || !same_expr(*s.extents[k], *L.shape[k])) return kNone;
   }
   return ld.buf;
+}
+
+// Every statement nested in `s` (its body and its else branch), not `s` itself.
+template <typename S, typename F>
+void walk_nested(S& s, F&& f) {
+  walk_stmts(s.body, f);
+  walk_stmts(s.orelse, f);
 }
 
 // Whether every write of `b` inside `s` is a Kernel or a Store, and some write is a Kernel.
 bool kernel_written(const Stmt& s, BufId b) {
   bool kernel = false, other = false;
-  walk_stmts(s.body, [&](const Stmt& c) {
-    if (c.kind == StmtKind::Kernel && c.buf == b) kernel = true;
-    else if (c.buf == b && (c.kind == StmtKind::Compute || c.kind == StmtKind::Copy || c.kind == StmtKind::Atomic)) other = true;
-  });
-  walk_stmts(s.orelse, [&](const Stmt& c) {
-    if (c.buf == b && (c.kind == StmtKind::Compute || c.kind == StmtKind::Copy || c.kind == StmtKind::Atomic)) other = true;
+  walk_nested(s, [&](const Stmt& c) {
+    if (c.buf != b) return;
+    if (c.kind == StmtKind::Kernel) kernel = true;
+    else if (c.kind == StmtKind::Compute || c.kind == StmtKind::Copy || c.kind == StmtKind::Atomic) other = true;
   });
   return kernel && !other;
 }
 
-void retarget(std::vector<StmtP>& list, BufId from, BufId to) {
-  walk_stmts(list, [&](Stmt& c) {
+// The writer `w` reads `b` only through its Kernel calls (they read back their own block).
+bool read_only_by_kernels(const Stmt& w, BufId b) {
+  bool other = false;
+  walk_nested(w, [&](const Stmt& c) {
+    if (c.kind == StmtKind::Kernel) return;
+    for_each_expr(c, [&](const Expr& e) { other = other || reads_buffer(e, b); });
+  });
+  return !other;
+}
+
+void retarget(Stmt& w, BufId from, BufId to) {
+  auto fix = [&](Stmt& c) {
     if ((c.kind == StmtKind::Kernel || c.kind == StmtKind::Store) && c.buf == from) c.buf = to;
     for (auto& o : c.outputs)
       if (o == from) o = to;
-  });
+  };
+  fix(w);
+  walk_nested(w, fix);
 }
 
 void run_forwarding(Program& P) {
@@ -77,16 +93,8 @@ void run_forwarding(Program& P) {
       if (j != w && (stmt_reads_buffer(s, L) || writes_buffer(s, L))) clean = false;
       if (j >= w && j < i && (stmt_reads_buffer(s, V) || writes_buffer(s, V))) clean = false;
     }
-    // The writer itself reads L only through its Kernel calls (they read back their own block).
-    walk_stmts(list[w]->body, [&](const Stmt& c) {
-      if (c.kind == StmtKind::Kernel) return;
-      for_each_expr(c, [&](const Expr& e) { clean = clean && !reads_buffer(e, L); });
-    });
-    if (!clean) continue;
-    retarget(list[w]->body, L, V);
-    retarget(list[w]->orelse, L, V);
-    for (auto& o : list[w]->outputs)
-      if (o == L) o = V;
+    if (!clean || !read_only_by_kernels(*list[w], L)) continue;
+    retarget(*list[w], L, V);
     P.buf(L).dead = true;
     list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
     --i;
