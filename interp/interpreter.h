@@ -99,6 +99,12 @@ struct Options {
   // Per op, by its location ("file:line:col"): the order a backend declares for that op (the
   // oracle fills it from the backend's bindings); ops not listed use `accumulation`.
   std::map<std::string, AccumulationOrder> accumulation_at;
+  // Per reduce op, by its location: the number of lanes L >= 2 of the lanes order a backend
+  // declares for it (docs/numerics.md, "Declared lanes order"): the point whose coordinate along
+  // the last reduced axis is c goes to lane c mod L; each lane folds its points in row-major
+  // order starting from the identity; the result is the left fold of the lanes that received a
+  // point (lane 0 alone when none did). Reduces not listed fold canonically (one lane).
+  std::map<std::string, int64_t> reduce_lanes_at;
   // Values (names without '%') printed to dump_out, elements and all, each time an op defines one.
   std::vector<std::string> dump;
   std::ostream* dump_out = nullptr;

@@ -2,6 +2,9 @@
 //  * reduce: a left fold in logical order: acc = identity; for every point r of the reduced axes
 //    in row-major order, acc = combine(acc, source[r], captures...). Empty reduce -> identity.
 //    A combine that is one pointwise op of its two parameters runs as a native fold (fast_reduce).
+//    Options::reduce_lanes_at declares a lanes order instead (interpreter.h): lane = coordinate
+//    along the last reduced axis mod L, each lane a left fold from the identity, then the left
+//    fold of the lanes that received a point.
 //  * scan: forward: acc = identity; for p = 0..n-1: acc = combine(acc, x_p) (inclusive stores
 //    after, exclusive before). reverse: the same from the end with acc = combine(x_p, acc), so
 //    the logical order of operands is kept (scan need not commute).
@@ -54,8 +57,21 @@ std::optional<num::BinaryOp> pointwise_combine(const Function& fn, DType d) {
 // bits), run by fast::fold. The first call's extent unification is done once (the accumulator's
 // type never changes) and the step budget is charged as the calls would (region + op per call).
 // Returns false when it does not apply (the general path then runs, and reports any error).
+// The lanes of the declared lanes order of this reduce (1: the canonical fold).
+int64_t declared_lanes(const Engine& E, const Operation& op) {
+  if (E.opts.reduce_lanes_at.empty()) return 1;
+  auto it = E.opts.reduce_lanes_at.find(op.loc.str());
+  return it == E.opts.reduce_lanes_at.end() ? 1 : std::max<int64_t>(1, it->second);
+}
+
+// The lanes that receive a point under `lanes` lanes: min(L, extent of the last reduced axis),
+// and lane 0 alone when there are no points.
+int64_t used_lanes(int64_t lanes, int64_t last_extent, int64_t total) {
+  return total == 0 ? 1 : std::min(lanes, last_extent);
+}
+
 bool fast_reduce(Engine& E, const Operation& op, const Function& combine, const Value& src, Value& acc,
-                 const std::vector<int64_t>& axes, int64_t total) {
+                 const std::vector<int64_t>& axes, int64_t total, int64_t lanes) {
   if (op.operands.size() != 2 || E.opts.trace || E.opts.break_on_nan || E.opts.break_on_inf) return false;
   if (!src.is_tensor() || !(acc.is_scalar() || acc.is_tensor())) return false;
   const Tensor& t = src.tensor();
@@ -73,7 +89,9 @@ bool fast_reduce(Engine& E, const Operation& op, const Function& combine, const 
   if (acc.is_scalar() ? (!kept.empty() || acc.scalar().dtype != d)
                       : (kept.empty() || acc.tensor().shape != kept || acc.tensor().dtype != d))
     return false;
-  const uint64_t calls = static_cast<uint64_t>(total) * 2;
+  const int64_t last = axes.empty() ? 1 : t.shape[static_cast<size_t>(axes.back())];
+  const int64_t used = lanes > 1 ? used_lanes(lanes, last, total) : 1;
+  const uint64_t calls = static_cast<uint64_t>(total + used - 1) * 2;
   if (E.steps + calls > E.opts.max_steps) return false;
   try {
     std::map<std::string, int64_t> syms;
@@ -104,15 +122,29 @@ bool fast_reduce(Engine& E, const Operation& op, const Function& combine, const 
     }
   }
   const int64_t* po = offs.empty() ? nullptr : offs.data();
+  // Lanes order: the offsets of each lane's points, in order.
+  std::vector<std::vector<int64_t>> lane_offs(used > 1 ? static_cast<size_t>(used) : 0);
+  if (used > 1)
+    for (int64_t k = 0; k < total; ++k) lane_offs[static_cast<size_t>((k % last) % lanes)].push_back(po ? po[k] : k * stride);
+  auto fold_element = [&](uint64_t init, const uint64_t* base) {
+    if (used <= 1) return fast::fold(*bop, d, init, base, stride, po, total);
+    uint64_t r = 0;
+    for (int64_t j = 0; j < used; ++j) {
+      const auto& lo = lane_offs[static_cast<size_t>(j)];
+      const uint64_t lane = fast::fold(*bop, d, init, base, 0, lo.data(), static_cast<int64_t>(lo.size()));
+      r = j == 0 ? lane : fast::fold(*bop, d, r, &lane, 1, nullptr, 1);
+    }
+    return r;
+  };
   if (acc.is_scalar()) {
-    acc = Scalar{d, fast::fold(*bop, d, acc.scalar().bits, t.bits.data(), stride, po, total)};
+    acc = Scalar{d, fold_element(acc.scalar().bits, t.bits.data())};
     return true;
   }
   Tensor out = acc.tensor();
   Shape c(kept.size(), 0);
   int64_t base = 0;
   for (size_t j = 0; j < out.bits.size(); ++j) {
-    out.bits[j] = fast::fold(*bop, d, out.bits[j], t.bits.data() + base, stride, po, total);
+    out.bits[j] = fold_element(out.bits[j], t.bits.data() + base);
     for (size_t k = kept.size(); k-- > 0;) {
       if (++c[k] < kept[k]) { base += kept_strides[k]; break; }
       base -= kept_strides[k] * (kept[k] - 1);
@@ -136,16 +168,26 @@ Flow op_reduce(Engine& E, Frame& f, const Operation& op) {
     red.push_back(n);
   }
   const int64_t total = checked_numel(red);
-  if (fast_reduce(E, op, combine, src, acc, axes, total)) {
+  const int64_t lanes = declared_lanes(E, op);
+  if (fast_reduce(E, op, combine, src, acc, axes, total, lanes)) {
     E.set(f, op, 0, std::move(acc));
     if (E.opts.envelopes) log_envelopes(E, f, op);
     return {};
   }
   std::vector<Value> args(2);
   for (size_t i = 2; i < op.operands.size(); ++i) args.push_back(E.operand(f, op, i));
+  const int64_t used = lanes > 1 ? used_lanes(lanes, red.empty() ? 1 : red.back(), total) : 1;
+  std::vector<Value> lane(static_cast<size_t>(used - 1), acc);  // lanes 1..used-1; lane 0 is acc
   for (int64_t k = 0; k < total; ++k) {
-    args[0] = std::move(acc);
+    const int64_t j = used > 1 ? (k % red.back()) % lanes : 0;
+    Value& a = j == 0 ? acc : lane[static_cast<size_t>(j - 1)];
+    args[0] = std::move(a);
     args[1] = take_slice(src, axes, unravel(k, red));
+    a = std::move(E.call_function(combine, args, op).at(0));
+  }
+  for (auto& l : lane) {
+    args[0] = std::move(acc);
+    args[1] = std::move(l);
     acc = std::move(E.call_function(combine, args, op).at(0));
   }
   E.set(f, op, 0, std::move(acc));

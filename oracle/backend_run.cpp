@@ -172,8 +172,12 @@ interp::Options declared_order_options(const cpu::Program& p) {
   interp::Options o;
   o.accumulation = interp::AccumulationOrder::Sequential;
   for (const auto& b : p.bindings) {
-    if (b.order != "sequential-fused" || b.op_id < 0) continue;
-    o.accumulation_at[p.ops[static_cast<size_t>(b.op_id)].location] = interp::AccumulationOrder::SequentialFused;
+    if (b.op_id < 0) continue;
+    const std::string& loc = p.ops[static_cast<size_t>(b.op_id)].location;
+    if (b.order == "sequential-fused") o.accumulation_at[loc] = interp::AccumulationOrder::SequentialFused;
+    if (b.order == "lanes")
+      for (const auto& [name, v] : b.params)
+        if (name == "lanes") o.reduce_lanes_at[loc] = v;
   }
   return o;
 }

@@ -35,7 +35,7 @@ void call_on_backend(const cpu::NativeKernel& kernel, const Module& m, const std
 
 // The interpreter's options for comparing with `p` bit for bit: accumulation=sequential, and
 // for every op bound to an implementation that declares another order (Program::bindings) that
-// order at the op's location.
+// order at the op's location (reduce implementations declaring "lanes": reduce_lanes_at).
 interp::Options declared_order_options(const cpu::Program& p);
 
 // A native call bound once to `args` (views packed into native storages, scalars, extents) and

@@ -151,7 +151,9 @@ Verdict judge(const Module& m, const std::string& name, const std::map<std::stri
   }
   if (got_out) *got_out = bargs;
   JudgeOptions od = o;
-  od.declared_orders = declared_order_options(native.program()).accumulation_at;
+  const interp::Options declared = declared_order_options(native.program());
+  od.declared_orders = declared.accumulation_at;
+  od.declared_lanes = declared.reduce_lanes_at;
   return judge_result(m, name, args, bargs, berr, od, expected_out);
 }
 
@@ -165,6 +167,7 @@ Verdict judge_result(const Module& m, const std::string& name, const std::map<st
   interp::Options seq;
   seq.accumulation = interp::AccumulationOrder::Sequential;
   seq.accumulation_at = o.declared_orders;
+  seq.reduce_lanes_at = o.declared_lanes;
   const std::string ierr = run_interp(m, name, iargs, seq);
   if (expected_out) *expected_out = iargs;
   if (!ierr.empty() || !berr.empty()) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backends/cpu/driver/compiler.h"
+#include "backends/cpu/impl/config.h"
 #include "tests/interp/interp_test.h"
 #include "interp/interpreter.h"
 #include "kir/normalize/normalize.h"
@@ -52,6 +53,16 @@ inline std::map<std::string, interp::KernelArg> differential(const Module& m, co
   CHECK(d.ok());
   return out;
 }
+
+// Replaces the active config rows for the scope of a test, restoring the built-in ones after.
+struct WithRows {
+  explicit WithRows(const std::string& text) { cpu::set_config_rows(cpu::parse_config_rows(text, "rows.yaml")); }
+  ~WithRows() {
+    cpu::set_config_rows(cpu::parse_config_rows(std::string(cpu::default_config_rows_text()), "<built-in>/config_rows.yaml"));
+  }
+  WithRows(const WithRows&) = delete;
+  WithRows& operator=(const WithRows&) = delete;
+};
 
 inline const interp::HostView& out_view(const std::map<std::string, interp::KernelArg>& args, const std::string& n) {
   return std::get<interp::HostView>(args.at(n));

@@ -27,13 +27,7 @@ std::string row(const std::string& name, const std::string& impl, int mr = 4, in
          kCommon.substr(1) + "\n";
 }
 
-// Replaces the active rows for the scope of a test, restoring the built-in ones after.
-struct WithRows {
-  explicit WithRows(const std::string& text) { cpu::set_config_rows(cpu::parse_config_rows(text, "rows.yaml")); }
-  ~WithRows() {
-    cpu::set_config_rows(cpu::parse_config_rows(std::string(cpu::default_config_rows_text()), "<built-in>/config_rows.yaml"));
-  }
-};
+using btest::WithRows;
 
 std::string error_of(const std::string& text) {
   try {

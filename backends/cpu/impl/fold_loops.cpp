@@ -2,6 +2,12 @@
 // in logical order (reduce: row-major over the reduced axes; scan: along its axis, forward or
 // reverse, inclusive or exclusive), one accumulator per result element held in registers.
 // Numeric contract: exactly the canonical evaluation (bitwise equal to the interpreter's).
+// reduce.lanes: a float reduce of one component in L lanes (the declared lanes order of
+// docs/numerics.md, which the interpreter evaluates too): the point at coordinate c of the last
+// reduced axis goes to lane c mod L, the lanes live in a small scratch array the C++ compiler
+// keeps in vector registers, and are folded left to right at the end.
+#include <algorithm>
+
 #include "backends/cpu/impl/registry.h"
 #include "backends/cpu/mutants/mutants.h"
 
@@ -134,6 +140,22 @@ void store_leaf(std::vector<StmtP>& into, const Program& P, BufId b, std::vector
   into.push_back(std::move(g));
 }
 
+// The element of source component k at reduced coordinates `q` (one per axis of `axes`): the
+// result coordinates fill the kept axes in order, q the reduced ones.
+ExprP source_at(const Program& P, const StructuredOp& st, size_t k, const std::vector<int64_t>& axes,
+                const std::vector<VarId>& rvars, const std::vector<ExprP>& q) {
+  const auto& src_shape = P.buf(st.operands[k]).shape;
+  std::vector<bool> reduced(src_shape.size(), false);
+  for (auto a : axes) reduced.at(static_cast<size_t>(a)) = true;
+  auto kept = trailing(rvars, src_shape.size() - axes.size());
+  std::vector<ExprP> idx(src_shape.size());
+  size_t ri = 0;
+  for (size_t a = 0; a < src_shape.size(); ++a)
+    if (!reduced[a]) idx[a] = kept[ri++];
+  for (size_t j = 0; j < axes.size(); ++j) idx[static_cast<size_t>(axes[j])] = q[j];
+  return make_load(st.operands[k], P.buf(st.operands[k]).dtype, idx);
+}
+
 std::vector<StmtP> expand_reduce(Program& P, const Stmt& s) {
   const StructuredOp& st = *s.structured;
   auto axes = int_list(st, "axes");
@@ -146,20 +168,9 @@ std::vector<StmtP> expand_reduce(Program& P, const Stmt& s) {
     auto acc = init_accumulators(P, body, st, s.op_id);
     std::vector<VarId> qvars;
     body.push_back(loop_nest(P, qvars, red_ext, [&](std::vector<StmtP>& inner) {
-      std::vector<ExprP> x;
-      for (size_t k = 0; k < st.operands.size(); ++k) {
-        const auto& src_shape = P.buf(st.operands[k]).shape;
-        std::vector<bool> reduced(src_shape.size(), false);
-        for (auto a : axes) reduced.at(static_cast<size_t>(a)) = true;
-        auto kept = trailing(rvars, src_shape.size() - axes.size());
-        // Source coordinate: result coordinates fill the kept axes in order, q the reduced ones.
-        std::vector<ExprP> idx(src_shape.size());
-        size_t ri = 0;
-        for (size_t a = 0; a < src_shape.size(); ++a)
-          if (!reduced[a]) idx[a] = kept[ri++];
-        for (size_t j = 0; j < axes.size(); ++j) idx[static_cast<size_t>(axes[j])] = make_var(qvars[j], DType::Index);
-        x.push_back(make_load(st.operands[k], P.buf(st.operands[k]).dtype, idx));
-      }
+      std::vector<ExprP> q, x;
+      for (VarId v : qvars) q.push_back(make_var(v, DType::Index));
+      for (size_t k = 0; k < st.operands.size(); ++k) x.push_back(source_at(P, st, k, axes, rvars, q));
       combine_into(P, inner, st, acc, x, false, s.op_id);
     }));
     for (size_t k = 0; k < st.results.size(); ++k) {
@@ -212,20 +223,127 @@ std::vector<StmtP> expand_scan(Program& P, const Stmt& s) {
   return out;
 }
 
-std::string fold_applicable(const Program&, const StructuredOp& st) {
+std::string fold_applicable(const Program& P, const StructuredOp& st) {
+  if (st.combine.size() != st.results.size()) return "combine components do not match the results";
+  if (lane_foldable(P, st)) return "a float reduce of one component (its implementation is reduce.lanes)";
+  return "";
+}
+
+std::string scan_applicable(const Program&, const StructuredOp& st) {
   if (st.combine.size() != st.results.size()) return "combine components do not match the results";
   return "";
 }
 
+StmtP counted_loop(Program& P, const std::string& name, ExprP lo, ExprP hi, int64_t step, VarId* var) {
+  auto l = make_stmt(StmtKind::Loop);
+  l->var = *var = P.add_var(name, DType::Index, VarRole::Loop);
+  l->lo = std::move(lo);
+  l->hi = std::move(hi);
+  l->step = make_index(step);
+  return l;
+}
+
+// lanes[j] = combine(lanes[j], x) (the lane's accumulator first, as in the canonical fold). The
+// lane index is below L by construction: the store is unchecked (no op), so it vectorizes.
+StmtP lane_update(Program& P, const StructuredOp& st, BufId lanes, ExprP j, ExprP x) {
+  const DType d = P.buf(lanes).dtype;
+  auto w = make_stmt(StmtKind::Store);
+  w->buf = lanes;
+  w->index = {j};
+  w->value = substitute(st.combine[0], {{st.combine_lhs[0], make_load(lanes, d, {j})}, {st.combine_rhs[0], std::move(x)}});
+  return w;
+}
+
+std::vector<StmtP> expand_reduce_lanes(Program& P, const Stmt& s) {
+  const StructuredOp& st = *s.structured;
+  const int64_t L = param(st, "lanes");
+  auto axes = int_list(st, "axes");
+  std::sort(axes.begin(), axes.end());
+  const BufId src = st.operands[0], res = st.results[0];
+  const DType d = P.buf(res).dtype;
+  std::vector<ExprP> lead_ext;
+  for (size_t j = 0; j + 1 < axes.size(); ++j) lead_ext.push_back(P.buf(src).shape.at(static_cast<size_t>(axes[j])));
+  const ExprP n_last = P.buf(src).shape.at(static_cast<size_t>(axes.back()));
+  ExprP total = n_last;
+  for (const auto& e : lead_ext) total = index_mul(total, e);
+  Buffer lb;
+  lb.name = P.buf(res).name + "_lanes";
+  lb.kind = BufKind::Scratch;
+  lb.dtype = d;
+  lb.shape = {make_index(L)};
+  const BufId lanes = P.add_buffer(std::move(lb));
+  std::vector<VarId> rvars = st.coords;
+  std::vector<StmtP> out;
+  out.push_back(loop_nest(P, rvars, P.buf(res).shape, [&](std::vector<StmtP>& body) {
+    VarId j;
+    auto init = counted_loop(P, "lane", make_index(0), make_index(L), 1, &j);
+    auto w = make_stmt(StmtKind::Store);
+    w->buf = lanes;
+    w->index = {make_var(j, DType::Index)};
+    w->value = st.init[0];
+    init->body.push_back(std::move(w));
+    body.push_back(std::move(init));
+    std::vector<VarId> lvars;
+    body.push_back(loop_nest(P, lvars, lead_ext, [&](std::vector<StmtP>& inner) {
+      std::vector<ExprP> q;
+      for (VarId v : lvars) q.push_back(make_var(v, DType::Index));
+      // Whole groups of L points, then the tail: point c of the last axis updates lane c mod L.
+      VarId main = let_var(P, inner, "main", index_sub(n_last, make_binary("rem", n_last, make_index(L))));
+      VarId q0, jj, tj;
+      auto groups = counted_loop(P, "q0", make_index(0), make_var(main, DType::Index), L, &q0);
+      auto lane = counted_loop(P, "lane", make_index(0), make_index(L), 1, &jj);
+      q.push_back(index_add(make_var(q0, DType::Index), make_var(jj, DType::Index)));
+      lane->body.push_back(lane_update(P, st, lanes, make_var(jj, DType::Index), source_at(P, st, 0, axes, rvars, q)));
+      groups->body.push_back(std::move(lane));
+      inner.push_back(std::move(groups));
+      auto tail = counted_loop(P, "lane", make_index(0), index_sub(n_last, make_var(main, DType::Index)), 1, &tj);
+      q.back() = index_add(make_var(main, DType::Index), make_var(tj, DType::Index));
+      tail->body.push_back(lane_update(P, st, lanes, make_var(tj, DType::Index), source_at(P, st, 0, axes, rvars, q)));
+      inner.push_back(std::move(tail));
+    }));
+    // The lanes that received a point, folded left to right (lane 0 alone when none did).
+    VarId used = let_var(P, body, "used", make_select(make_compare("eq", total, make_index(0)), make_index(1), index_min(make_index(L), n_last)));
+    VarId acc = P.add_var("acc", d, VarRole::Carry);
+    auto a = make_stmt(StmtKind::Assign, s.op_id);
+    a->var = acc;
+    a->value = make_load(lanes, d, {make_index(0)});
+    body.push_back(std::move(a));
+    VarId fj;
+    auto fold = counted_loop(P, "lane", make_index(1), make_var(used, DType::Index), 1, &fj);
+    combine_into(P, fold->body, st, {acc}, {make_load(lanes, d, {make_var(fj, DType::Index)})}, false, s.op_id);
+    body.push_back(std::move(fold));
+    store_leaf(body, P, res, trailing(rvars, P.buf(res).shape.size()), rvars, P.buf(res).shape.size(), make_var(acc, d), s.op_id);
+  }, true));
+  return out;
+}
+
 }  // namespace
+
+bool lane_foldable(const Program& P, const StructuredOp& st) {
+  if (st.kind != "reduce" || st.results.size() != 1 || st.operands.size() != 1 || st.combine.size() != 1 || st.init.size() != 1)
+    return false;
+  const DType d = P.buf(st.results[0]).dtype;
+  if ((d != DType::F32 && d != DType::F64) || P.buf(st.operands[0]).dtype != d) return false;
+  auto it = st.attrs.find("axes");
+  return it != st.attrs.end() && !it->second.ints().empty() &&
+         P.buf(st.operands[0]).shape.size() == P.buf(st.results[0]).shape.size() + it->second.ints().size();
+}
 
 std::vector<Implementation> fold_implementations() {
   return {
       {"reduce.fold", "reduce", "canonical left fold of the combine in logical order (bitwise canonical)",
        fold_applicable, expand_reduce, {}, "", "",
        {"none", "the source as it is", "one accumulator per result element", "the result buffer"}},
+      {"reduce.lanes", "reduce",
+       "lanes order: the point at coordinate c of the last reduced axis goes to lane c mod L, each lane a left fold "
+       "from the identity, then the left fold of the lanes that received a point (order lanes; L = 1 is the canonical fold)",
+       [](const Program& P, const StructuredOp& st) {
+         return lane_foldable(P, st) ? std::string() : "not a float reduce of one component over at least one axis";
+       },
+       expand_reduce_lanes, {{"lanes", 1, 256, 1}}, "", "lanes",
+       {"none", "the source as it is", "L lane accumulators per task (a stack array)", "the result buffer"}},
       {"scan.fold", "scan", "canonical fold along the axis, inclusive/exclusive, forward/reverse (bitwise canonical)",
-       fold_applicable, expand_scan, {}, "", "",
+       scan_applicable, expand_scan, {}, "", "",
        {"none", "the source as it is", "one carry per line", "the result buffer, prefix by prefix"}},
   };
 }

@@ -4,6 +4,7 @@
 // (<op>_<dtype>, cast_<from>_<to>), fallible ones note a status the statement checks after it.
 #include "backends/cpu/provider/cpp_serializer.h"
 
+#include <optional>
 #include <sstream>
 
 #include "backends/cpu/ir/ukernels.h"
@@ -171,6 +172,16 @@ class Writer {
   }
 
   // The element count of a resource, from the extents its Alloc declared.
+  std::optional<int64_t> constant_elements(BufId b) const {
+    int64_t n = 1;
+    for (const auto& e : P.buf(b).shape) {
+      auto c = const_index(e);
+      if (!c || *c < 0 || *c > 4096) return std::nullopt;
+      n *= *c;
+    }
+    return n;
+  }
+
   std::string element_count(BufId b) const {
     std::string n = "1";
     for (size_t k = 0; k < P.buf(b).shape.size(); ++k) n += " * " + buf(b) + "_n" + std::to_string(k);
@@ -293,7 +304,13 @@ class Writer {
         line() << "// " << B.name << ": owner " << B.owner << ", lifetime [" << B.first_use << ", " << B.last_use << "]\n";
         extents_and_strides(s.buf);
         if (B.reuses != kNone) {  // the storage of an earlier buffer whose lifetime has ended
-          line() << "kir_gen::Buf<" << cpp_type(B.dtype) << ">& " << buf(s.buf) << " = " << buf(B.reuses) << ";\n";
+          line() << "auto& " << buf(s.buf) << " = " << buf(B.reuses) << ";\n";
+          return;
+        }
+        // Small scratch of a constant size (lane accumulators) lives on the stack, where the C++
+        // compiler can keep it in registers.
+        if (auto n = constant_elements(s.buf); B.kind == BufKind::Scratch && n && *n * ((info(B.dtype).bits + 7) / 8) <= 4096) {
+          line() << "kir_gen::StackBuf<" << cpp_type(B.dtype) << ", " << *n << "> " << buf(s.buf) << ";\n";
           return;
         }
         line() << "kir_gen::Buf<" << cpp_type(B.dtype) << "> " << buf(s.buf) << "(call, " << element_count(s.buf) << ");\n";

@@ -91,6 +91,19 @@ class Buf {
   T* p_ = nullptr;
 };
 
+// Buf's interface over a small array of a constant size on the stack (scratch such as lane
+// accumulators): nothing to allocate, so nothing can fail.
+template <class T, int64_t N>
+class StackBuf {
+ public:
+  void reset() {}
+  T* data() { return p_; }
+  T& operator[](int64_t i) { return p_[i]; }
+
+ private:
+  alignas(64) T p_[N > 0 ? N : 1];
+};
+
 template <class F>
 inline void run_tasks(kir_call* call, int64_t n, F& body) {
   if (n <= 0) return;
