@@ -231,7 +231,7 @@ TEST_CASE("reduce.lanes: its expansion is real CPU IR (golden)", "[C7][C11]") {
       "let %main = sub.index(%N, rem.index(%N, 8))",
       "loop %q0 = 0 to %main step 8",
       "loop %lane#",
-      "add.index(%q0, %lane#",
+      "add_nw.index(%q0, %lane#",
       "loop %lane#",
       " = 0 to sub.index(%N, %main) step 1",
       "let %used = select.index(eq.index(%N, 0), 1, min.index(8, %N))",

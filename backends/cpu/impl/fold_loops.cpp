@@ -292,12 +292,13 @@ std::vector<StmtP> expand_reduce_lanes(Program& P, const Stmt& s) {
       VarId q0, jj, tj;
       auto groups = counted_loop(P, "q0", make_index(0), make_var(main, DType::Index), L, &q0);
       auto lane = counted_loop(P, "lane", make_index(0), make_index(L), 1, &jj);
-      q.push_back(index_add(make_var(q0, DType::Index), make_var(jj, DType::Index)));
+      // q0 + lane < main <= n and main + lane < n: neither sum can overflow.
+      q.push_back(index_add_nw(make_var(q0, DType::Index), make_var(jj, DType::Index)));
       lane->body.push_back(lane_update(P, st, lanes, make_var(jj, DType::Index), source_at(P, st, 0, axes, rvars, q)));
       groups->body.push_back(std::move(lane));
       inner.push_back(std::move(groups));
       auto tail = counted_loop(P, "lane", make_index(0), index_sub(n_last, make_var(main, DType::Index)), 1, &tj);
-      q.back() = index_add(make_var(main, DType::Index), make_var(tj, DType::Index));
+      q.back() = index_add_nw(make_var(main, DType::Index), make_var(tj, DType::Index));
       tail->body.push_back(lane_update(P, st, lanes, make_var(tj, DType::Index), source_at(P, st, 0, axes, rvars, q)));
       inner.push_back(std::move(tail));
     }));

@@ -108,6 +108,12 @@ std::optional<int64_t> const_index(const ExprP& e) {
 }
 
 // Index arithmetic wraps like the language's index (two's complement), so folding in uint64_t.
+ExprP index_add_nw(ExprP a, ExprP b) {
+  if (const_index(a) == 0) return b;
+  if (const_index(b) == 0) return a;
+  return make_binary("add_nw", std::move(a), std::move(b));
+}
+
 ExprP index_add(ExprP a, ExprP b) {
   auto ca = const_index(a), cb = const_index(b);
   if (ca && cb) return make_index(static_cast<int64_t>(static_cast<uint64_t>(*ca) + static_cast<uint64_t>(*cb)));

@@ -88,6 +88,9 @@ ExprP make_bitcast(ExprP a, DType to);
 ExprP make_math(const std::string& fn, ExprP a);
 // Index arithmetic with constant folding (a + 0 = a, a * 1 = a, constants combined).
 ExprP index_add(ExprP a, ExprP b);
+// a + b where the caller has proved the sum cannot overflow (e.g. a loop start plus an offset
+// below the loop's remaining extent): emitted as plain arithmetic the C++ compiler can analyze.
+ExprP index_add_nw(ExprP a, ExprP b);
 ExprP index_sub(ExprP a, ExprP b);
 ExprP index_mul(ExprP a, ExprP b);
 ExprP index_min(ExprP a, ExprP b);

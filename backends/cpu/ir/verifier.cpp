@@ -226,10 +226,12 @@ class Verifier {
         break;
       case ExprKind::Binary:
         arity(e, 2);
-        // floordiv: index arithmetic of extents (docs/kir-text.md), besides the language's set.
+        // floordiv: index arithmetic of extents (docs/kir-text.md), besides the language's set;
+        // add_nw: an index sum its builder proved cannot overflow (index_add_nw).
         if (!one_of(e.op, {"add", "sub", "mul", "div", "rem", "min", "max", "pow", "and", "or", "xor", "shl", "shr",
-                           "floordiv"}))
+                           "floordiv", "add_nw"}))
           report("op", "unknown binary op `" + e.op + "`");
+        if (e.op == "add_nw" && e.dtype != DType::Index) report("op", "add_nw is index arithmetic");
         // Shift amounts have the operand dtype in the language (docs/numerics.md), so no exception.
         same(e, e.from, e.dtype, "the operand dtype");
         for (size_t i = 0; i < e.args.size(); ++i) same(e, arg(i), e.dtype, "operand " + std::to_string(i));

@@ -2,7 +2,9 @@
 // buffer is written only there and read only through loads is inlined into the consumers'
 // expressions — its value substituted at the consumer's coordinates — and its buffer is
 // dropped, so no intermediate is materialized. It fuses when the value is cheap (small, no
-// math: index arithmetic, constants, casts, loads) or read exactly once, and only across siblings that do not
+// math: index arithmetic, constants, casts, loads) or read exactly once — once per element: a
+// single load a Compute broadcasts (a per-row rsqrt read at every point of the row) would
+// compute the value once per point, so it stays materialized — and only across siblings that do not
 // write anything the value reads (views written in between, loop carries copied). Run before
 // expansion (pointwise chains, view loads into stores) and after (operands into the loops of
 // reduce, scan and contract). A value nobody reads is dropped unless computing it can fault.
@@ -34,6 +36,32 @@ int stmt_loads_of(const Stmt& s, BufId b) {
   for (const auto& c : s.body) n += stmt_loads_of(*c, b);
   for (const auto& c : s.orelse) n += stmt_loads_of(*c, b);
   return n;
+}
+
+bool mentions(const Expr& e, VarId v) {
+  if (e.kind == ExprKind::Var && e.var == v) return true;
+  for (const auto& a : e.args)
+    if (mentions(*a, v)) return true;
+  return false;
+}
+
+// Whether `e` loads `b` with indices that leave out some coordinate of Compute `c`.
+bool broadcast_load(const Expr& e, BufId b, const Stmt& c) {
+  if (e.kind == ExprKind::Load && e.buf == b)
+    for (VarId v : c.coords)
+      if (std::none_of(e.args.begin(), e.args.end(), [&](const ExprP& a) { return mentions(*a, v); })) return true;
+  for (const auto& a : e.args)
+    if (broadcast_load(*a, b, c)) return true;
+  return false;
+}
+
+// Whether some Compute in `s` reads `b` at the same element for several of its points.
+bool broadcast_read(const Stmt& s, BufId b) {
+  bool found = false;
+  if (s.kind == StmtKind::Compute) for_each_expr(s, [&](const Expr& e) { found = found || broadcast_load(e, b, s); });
+  for (const auto& c : s.body) found = found || broadcast_read(*c, b);
+  for (const auto& c : s.orelse) found = found || broadcast_read(*c, b);
+  return found;
 }
 
 struct Inliner {
@@ -100,7 +128,9 @@ bool fuse_list(Program& P, std::vector<StmtP>& list, const std::vector<BufferUse
         if (hazard && !mutant_active(MutantId::FusionIgnoresHazard)) break;
         found += stmt_loads_of(*list[j], s.buf);
       }
-      if (total > 0 && found == total && (cheap || total == 1)) {
+      bool once = total == 1;
+      for (size_t k = i + 1; k < j && once; ++k) once = !broadcast_read(*list[k], s.buf);
+      if (total > 0 && found == total && (cheap || once)) {
         Inliner in{s};
         for (size_t k = i + 1; k < j; ++k) in.apply(*list[k]);
         P.buf(s.buf).dead = true;

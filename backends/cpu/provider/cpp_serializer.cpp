@@ -89,6 +89,9 @@ class Writer {
       }
       case ExprKind::Binary: {
         if (e.op == "floordiv") return "kir_gen::floordiv(" + a(0) + ", " + a(1) + ")";
+        // Proved not to overflow: plain signed arithmetic, which the C++ compiler can analyze as
+        // an induction (a wrapping sum defeats its dependence analysis, so no vectorization).
+        if (e.op == "add_nw") return "(" + a(0) + " + " + a(1) + ")";
         if (e.op == "pow" || (e.op == "rem" && is_any_float(e.dtype))) {
           if (!is_any_float(e.dtype))
             throw std::runtime_error("not implemented: `" + e.op + "` on " + dt(e.dtype) + " on the CPU backend");
@@ -124,6 +127,8 @@ class Writer {
       case ExprKind::Math: {
         auto fn = num::parse_math_fn(e.op);
         if (!fn) throw std::runtime_error("not implemented: math function `" + e.op + "` on the CPU backend");
+        // The vectorizable correctly rounded versions (rt/kir_vmath.h) where there is one.
+        if (*fn == num::MathFn::Exp && e.dtype == DType::F32) return "kir_vmath::exp_f32(" + a(0) + ")";
         return "kir_gen::math<" + T + ">(call, " + std::to_string(static_cast<int>(*fn)) + ", " +
                std::to_string(static_cast<int>(e.dtype)) + ", " + a(0) + ")";
       }

@@ -83,8 +83,12 @@ Toolchain detect_toolchain(const std::string& target_flags) {
       throw std::runtime_error("no C++ compiler: set KIR_CXX or put c++ or g++ on PATH");
   }
   tc.version = probe_version(tc.compiler);
-  tc.flags = {"-std=c++20",      "-O3",           "-fPIC", "-shared", "-fno-fast-math",
-              "-ffp-contract=off", "-fno-math-errno", "-fvisibility=hidden", "-w"};
+  // -fno-trapping-math (clang's default) changes no value: kernels run with every floating-point
+  // exception masked (runtime/fp_env.h), so no operation can trap, and GCC may then evaluate a
+  // float conversion or comparison on both sides of a select — which is what lets it vectorize
+  // loops with selects (canonical NaNs, clamps) instead of giving up on "control flow".
+  tc.flags = {"-std=c++20",      "-O3",           "-fPIC",          "-shared", "-fno-fast-math",
+              "-ffp-contract=off", "-fno-math-errno", "-fno-trapping-math", "-fvisibility=hidden", "-w"};
   // GCC (seen with 12.2) miscompiles the guarded divisions generated code is full of: its phiopt
   // pass rewrites `s = b == 0 ? 1 : b; s == -1` into `b == -1` but gives b the select's nonzero
   // range, and a later pass then drops the `b == 0` guard — the kernel divides by zero
