@@ -74,6 +74,17 @@ enum class Segmentation { Whole, PerElement, Random };
 // the CPU backend's packed contract declares.
 enum class AccumulationOrder { Canonical, Sequential, SequentialFused };
 
+// The declared lanes order of a reduce: along the last reduced axis, coordinate c lies in block
+// c / block (one block when block is 0; block is a multiple of lanes) and goes to lane c mod
+// lanes of its block; each lane folds its points in row-major order starting from the identity;
+// a block's partial is the left fold of its lanes that received a point, and the result is the
+// left fold of the partials (the identity when there are no points). lanes = 1, block = 0 is the
+// canonical fold.
+struct LanesOrder {
+  int64_t lanes = 1;
+  int64_t block = 0;
+};
+
 struct Options {
   std::ostream* trace = nullptr;  // one line per executed op when set
   bool break_on_nan = false;      // stop at the first op whose result has a NaN
@@ -99,12 +110,9 @@ struct Options {
   // Per op, by its location ("file:line:col"): the order a backend declares for that op (the
   // oracle fills it from the backend's bindings); ops not listed use `accumulation`.
   std::map<std::string, AccumulationOrder> accumulation_at;
-  // Per reduce op, by its location: the number of lanes L >= 2 of the lanes order a backend
-  // declares for it (docs/numerics.md, "Declared lanes order"): the point whose coordinate along
-  // the last reduced axis is c goes to lane c mod L; each lane folds its points in row-major
-  // order starting from the identity; the result is the left fold of the lanes that received a
-  // point (lane 0 alone when none did). Reduces not listed fold canonically (one lane).
-  std::map<std::string, int64_t> reduce_lanes_at;
+  // Per reduce op, by its location: the lanes order a backend declares for it (LanesOrder,
+  // docs/numerics.md "Declared lanes order"). Reduces not listed fold canonically.
+  std::map<std::string, LanesOrder> reduce_lanes_at;
   // Values (names without '%') printed to dump_out, elements and all, each time an op defines one.
   std::vector<std::string> dump;
   std::ostream* dump_out = nullptr;

@@ -2,9 +2,9 @@
 //  * reduce: a left fold in logical order: acc = identity; for every point r of the reduced axes
 //    in row-major order, acc = combine(acc, source[r], captures...). Empty reduce -> identity.
 //    A combine that is one pointwise op of its two parameters runs as a native fold (fast_reduce).
-//    Options::reduce_lanes_at declares a lanes order instead (interpreter.h): lane = coordinate
-//    along the last reduced axis mod L, each lane a left fold from the identity, then the left
-//    fold of the lanes that received a point.
+//    Options::reduce_lanes_at declares a lanes order instead (interpreter.h LanesOrder): blocks
+//    and lanes along the last reduced axis, each lane a left fold from the identity, each block
+//    the left fold of its lanes that received a point, the result the left fold of the blocks.
 //  * scan: forward: acc = identity; for p = 0..n-1: acc = combine(acc, x_p) (inclusive stores
 //    after, exclusive before). reverse: the same from the end with acc = combine(x_p, acc), so
 //    the logical order of operands is kept (scan need not commute).
@@ -51,27 +51,60 @@ std::optional<num::BinaryOp> pointwise_combine(const Function& fn, DType d) {
   return std::nullopt;
 }
 
+// The declared lanes order of this reduce (interpreter.h LanesOrder; {1, 0}: the canonical fold).
+LanesOrder declared_order(const Engine& E, const Operation& op) {
+  if (E.opts.reduce_lanes_at.empty()) return {};
+  auto it = E.opts.reduce_lanes_at.find(op.loc.str());
+  return it == E.opts.reduce_lanes_at.end() ? LanesOrder{} : it->second;
+}
+
+// The groups of a lanes order over `total` reduced points in row-major order whose last reduced
+// axis has extent `last`: group = block * lanes + lane of the point's last coordinate c.
+struct LaneGroups {
+  int64_t lanes = 1, block = 0, last = 1, total = 0;
+  LaneGroups(LanesOrder o, int64_t last_extent, int64_t points)
+      : lanes(std::max<int64_t>(1, o.lanes)), block(std::max<int64_t>(0, o.block)), last(std::max<int64_t>(1, last_extent)), total(points) {}
+  bool canonical() const { return lanes == 1 && block == 0; }
+  int64_t blocks() const { return total == 0 || block == 0 ? 1 : (last + block - 1) / block; }
+  int64_t size() const { return blocks() * lanes; }
+  int64_t group(int64_t k) const {
+    const int64_t c = k % last;
+    return (block > 0 ? c / block : 0) * lanes + c % lanes;
+  }
+  // The lanes of block b that receive a point (lane 0 alone when there are no points).
+  int64_t used(int64_t b) const {
+    if (total == 0) return 1;
+    return std::min(lanes, block > 0 ? std::min(last, (b + 1) * block) - b * block : last);
+  }
+  // Combines after the points: lanes into partials, then partials into the result.
+  int64_t final_combines() const {
+    int64_t n = blocks() - 1;
+    for (int64_t b = 0; b < blocks(); ++b) n += used(b) - 1;
+    return n;
+  }
+};
+
+// The result from the groups' values: per block its used lanes left to right, then the blocks'
+// partials left to right.
+template <class V, class F>
+V fold_groups(const LaneGroups& g, std::vector<V>& vals, F&& combine) {
+  V r{};
+  for (int64_t b = 0; b < g.blocks(); ++b) {
+    V part = std::move(vals[static_cast<size_t>(b * g.lanes)]);
+    for (int64_t j = 1; j < g.used(b); ++j) part = combine(std::move(part), std::move(vals[static_cast<size_t>(b * g.lanes + j)]));
+    r = b == 0 ? std::move(part) : combine(std::move(r), std::move(part));
+  }
+  return r;
+}
+
 // reduce with a pointwise combine (pointwise_combine above) on a tensor source: the same left
 // fold per accumulator element as calling the helper once per point (elements of the
 // accumulator are independent, so folding each one over all points in order gives the same
 // bits), run by fast::fold. The first call's extent unification is done once (the accumulator's
 // type never changes) and the step budget is charged as the calls would (region + op per call).
 // Returns false when it does not apply (the general path then runs, and reports any error).
-// The lanes of the declared lanes order of this reduce (1: the canonical fold).
-int64_t declared_lanes(const Engine& E, const Operation& op) {
-  if (E.opts.reduce_lanes_at.empty()) return 1;
-  auto it = E.opts.reduce_lanes_at.find(op.loc.str());
-  return it == E.opts.reduce_lanes_at.end() ? 1 : std::max<int64_t>(1, it->second);
-}
-
-// The lanes that receive a point under `lanes` lanes: min(L, extent of the last reduced axis),
-// and lane 0 alone when there are no points.
-int64_t used_lanes(int64_t lanes, int64_t last_extent, int64_t total) {
-  return total == 0 ? 1 : std::min(lanes, last_extent);
-}
-
 bool fast_reduce(Engine& E, const Operation& op, const Function& combine, const Value& src, Value& acc,
-                 const std::vector<int64_t>& axes, int64_t total, int64_t lanes) {
+                 const std::vector<int64_t>& axes, int64_t total, LanesOrder order) {
   if (op.operands.size() != 2 || E.opts.trace || E.opts.break_on_nan || E.opts.break_on_inf) return false;
   if (!src.is_tensor() || !(acc.is_scalar() || acc.is_tensor())) return false;
   const Tensor& t = src.tensor();
@@ -89,9 +122,8 @@ bool fast_reduce(Engine& E, const Operation& op, const Function& combine, const 
   if (acc.is_scalar() ? (!kept.empty() || acc.scalar().dtype != d)
                       : (kept.empty() || acc.tensor().shape != kept || acc.tensor().dtype != d))
     return false;
-  const int64_t last = axes.empty() ? 1 : t.shape[static_cast<size_t>(axes.back())];
-  const int64_t used = lanes > 1 ? used_lanes(lanes, last, total) : 1;
-  const uint64_t calls = static_cast<uint64_t>(total + used - 1) * 2;
+  const LaneGroups groups(order, axes.empty() ? 1 : t.shape[static_cast<size_t>(axes.back())], total);
+  const uint64_t calls = static_cast<uint64_t>(total + groups.final_combines()) * 2;
   if (E.steps + calls > E.opts.max_steps) return false;
   try {
     std::map<std::string, int64_t> syms;
@@ -122,19 +154,16 @@ bool fast_reduce(Engine& E, const Operation& op, const Function& combine, const 
     }
   }
   const int64_t* po = offs.empty() ? nullptr : offs.data();
-  // Lanes order: the offsets of each lane's points, in order.
-  std::vector<std::vector<int64_t>> lane_offs(used > 1 ? static_cast<size_t>(used) : 0);
-  if (used > 1)
-    for (int64_t k = 0; k < total; ++k) lane_offs[static_cast<size_t>((k % last) % lanes)].push_back(po ? po[k] : k * stride);
+  // Lanes order: the offsets of each group's points, in order.
+  std::vector<std::vector<int64_t>> goffs(groups.canonical() ? 0 : static_cast<size_t>(groups.size()));
+  if (!groups.canonical())
+    for (int64_t k = 0; k < total; ++k) goffs[static_cast<size_t>(groups.group(k))].push_back(po ? po[k] : k * stride);
   auto fold_element = [&](uint64_t init, const uint64_t* base) {
-    if (used <= 1) return fast::fold(*bop, d, init, base, stride, po, total);
-    uint64_t r = 0;
-    for (int64_t j = 0; j < used; ++j) {
-      const auto& lo = lane_offs[static_cast<size_t>(j)];
-      const uint64_t lane = fast::fold(*bop, d, init, base, 0, lo.data(), static_cast<int64_t>(lo.size()));
-      r = j == 0 ? lane : fast::fold(*bop, d, r, &lane, 1, nullptr, 1);
-    }
-    return r;
+    if (groups.canonical()) return fast::fold(*bop, d, init, base, stride, po, total);
+    std::vector<uint64_t> vals(goffs.size());
+    for (size_t g = 0; g < goffs.size(); ++g)
+      vals[g] = fast::fold(*bop, d, init, base, 0, goffs[g].data(), static_cast<int64_t>(goffs[g].size()));
+    return fold_groups(groups, vals, [&](uint64_t a, uint64_t b) { return fast::fold(*bop, d, a, &b, 1, nullptr, 1); });
   };
   if (acc.is_scalar()) {
     acc = Scalar{d, fold_element(acc.scalar().bits, t.bits.data())};
@@ -168,28 +197,27 @@ Flow op_reduce(Engine& E, Frame& f, const Operation& op) {
     red.push_back(n);
   }
   const int64_t total = checked_numel(red);
-  const int64_t lanes = declared_lanes(E, op);
-  if (fast_reduce(E, op, combine, src, acc, axes, total, lanes)) {
+  const LanesOrder order = declared_order(E, op);
+  if (fast_reduce(E, op, combine, src, acc, axes, total, order)) {
     E.set(f, op, 0, std::move(acc));
     if (E.opts.envelopes) log_envelopes(E, f, op);
     return {};
   }
   std::vector<Value> args(2);
   for (size_t i = 2; i < op.operands.size(); ++i) args.push_back(E.operand(f, op, i));
-  const int64_t used = lanes > 1 ? used_lanes(lanes, red.empty() ? 1 : red.back(), total) : 1;
-  std::vector<Value> lane(static_cast<size_t>(used - 1), acc);  // lanes 1..used-1; lane 0 is acc
+  const LaneGroups groups(order, red.empty() ? 1 : red.back(), total);
+  std::vector<Value> vals(static_cast<size_t>(groups.size()), acc);
   for (int64_t k = 0; k < total; ++k) {
-    const int64_t j = used > 1 ? (k % red.back()) % lanes : 0;
-    Value& a = j == 0 ? acc : lane[static_cast<size_t>(j - 1)];
+    Value& a = vals[static_cast<size_t>(groups.group(k))];
     args[0] = std::move(a);
     args[1] = take_slice(src, axes, unravel(k, red));
     a = std::move(E.call_function(combine, args, op).at(0));
   }
-  for (auto& l : lane) {
-    args[0] = std::move(acc);
-    args[1] = std::move(l);
-    acc = std::move(E.call_function(combine, args, op).at(0));
-  }
+  acc = fold_groups(groups, vals, [&](Value a, Value b) {
+    args[0] = std::move(a);
+    args[1] = std::move(b);
+    return std::move(E.call_function(combine, args, op).at(0));
+  });
   E.set(f, op, 0, std::move(acc));
   if (E.opts.envelopes) log_envelopes(E, f, op);
   return {};

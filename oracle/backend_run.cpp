@@ -175,9 +175,14 @@ interp::Options declared_order_options(const cpu::Program& p) {
     if (b.op_id < 0) continue;
     const std::string& loc = p.ops[static_cast<size_t>(b.op_id)].location;
     if (b.order == "sequential-fused") o.accumulation_at[loc] = interp::AccumulationOrder::SequentialFused;
-    if (b.order == "lanes")
-      for (const auto& [name, v] : b.params)
-        if (name == "lanes") o.reduce_lanes_at[loc] = v;
+    if (b.order == "lanes") {
+      interp::LanesOrder lo;
+      for (const auto& [name, v] : b.params) {
+        if (name == "lanes") lo.lanes = v;
+        if (name == "block") lo.block = v;
+      }
+      o.reduce_lanes_at[loc] = lo;
+    }
   }
   return o;
 }

@@ -63,7 +63,7 @@ struct JudgeOptions {
   // (declared_order_options(program).accumulation_at); judge() fills it from the native kernel.
   std::map<std::string, interp::AccumulationOrder> declared_orders;
   // ... and the lanes orders its reduce implementations declare (reduce_lanes_at).
-  std::map<std::string, int64_t> declared_lanes;
+  std::map<std::string, interp::LanesOrder> declared_lanes;
 };
 
 // Runs kernel `name` on the interpreter and on `native` (built from compile_for_args with the

@@ -153,14 +153,15 @@ std::map<std::string, interp::KernelArg> args2(DType d, int64_t m, int64_t n, co
 const char* kRowsL = R"(rows:
   - name: lanes-L
     shared: {task_m: 0, task_n: 0, mc: 64, nc: 256, kc: 64}
-    local: {mr: 4, nv: 4, lanes: L}
+    local: {mr: 4, nv: 4, lanes: L, block: B}
     implementations: [contract.packed.portable, contract.sequential, reduce.fold, reduce.lanes, scan.fold]
 )";
 
-std::string rows_with_lanes(int64_t lanes) {
+std::string rows_with_lanes(int64_t lanes, int64_t block = 0) {
   std::string t = kRowsL;
   t.replace(t.find("lanes-L"), 7, "lanes-" + std::to_string(lanes));
   t.replace(t.find("lanes: L"), 8, "lanes: " + std::to_string(lanes));
+  t.replace(t.find("block: B"), 8, "block: " + std::to_string(block));
   return t;
 }
 
@@ -191,6 +192,38 @@ TEST_CASE("reduce.lanes: every lane count of the domain edge and between agrees"
       btest::differential(*m, "rows", args2(DType::F32, 2, n, {2}, static_cast<uint64_t>(n + lanes)));
       btest::differential(*m, "all", args2(DType::F32, 2, n, {1}, static_cast<uint64_t>(n + lanes)));
     }
+  }
+}
+
+TEST_CASE("reduce.lanes: blocks (tasks for a one-element result, a loop otherwise) agree over every tail", "[C6][C4][L7.3]") {
+  auto m = btest::load(text_for("f32"));
+  for (auto [lanes, block] : {std::pair<int64_t, int64_t>{1, 1}, {1, 3}, {2, 4}, {4, 8}, {8, 64}}) {
+    btest::WithRows rows(rows_with_lanes(lanes, block));
+    for (int64_t n : {0, 1, 3, 7, 8, 9, 64, 65, 130, 1000}) {
+      INFO("lanes " << lanes << " block " << block << " N = " << n);
+      btest::differential(*m, "all", args2(DType::F32, 1, n, {1}, static_cast<uint64_t>(n + block)));
+      btest::differential(*m, "all", args2(DType::F32, 3, n, {1}, static_cast<uint64_t>(n + block + 1)));
+      btest::differential(*m, "rows", args2(DType::F32, 2, n, {2}, static_cast<uint64_t>(n + block + 2)));
+      btest::differential(*m, "rowmax", args2(DType::F32, 2, n, {2}, static_cast<uint64_t>(n + block + 3)));
+    }
+  }
+  // Known answer: [1e8, 1, -1e8, 1], one lane, blocks of two: (1e8 + 1) + (-1e8 + 1) = 1e8 - 1e8 = 0
+  // (canonically 1), through the tasks of a one-element result and the loop of a row result.
+  btest::WithRows rows(rows_with_lanes(1, 2));
+  auto all = btest::differential(*m, "all", {{"x", btest::view(DType::F32, {1, 4}, {1e8, 1, -1e8, 1})}, {"y", btest::view(DType::F32, {1})}});
+  CHECK(btest::values(btest::out_view(all, "y")) == std::vector<double>{0.0});
+  auto row = btest::differential(*m, "rows", {{"x", btest::view(DType::F32, {1, 4}, {1e8, 1, -1e8, 1})}, {"y", btest::view(DType::F32, {1})}});
+  CHECK(btest::values(btest::out_view(row, "y")) == std::vector<double>{0.0});
+}
+
+TEST_CASE("reduce.lanes: a block that is not a multiple of the lanes rejects the row, with the reason", "[C11]") {
+  auto m = btest::load(text_for("f32"));
+  btest::WithRows rows(rows_with_lanes(4, 6));
+  try {
+    cpu::compile_to_source(*m, "rows", btest::options());
+    FAIL("the row was accepted");
+  } catch (const std::exception& e) {
+    CHECK(std::string(e.what()).find("block is not a multiple of lanes") != std::string::npos);
   }
 }
 
@@ -225,23 +258,31 @@ TEST_CASE("reduce.lanes: its expansion is real CPU IR (golden)", "[C7][C11]") {
   const auto from = text.find("// ----- CPU IR after expand");
   REQUIRE(from != std::string::npos);
   const std::string after = text.substr(from, text.find("// ----- CPU IR after", from + 10) - from);
-  CHECK(after.find(" reduce.lanes {lanes=8} order lanes") != std::string::npos);
+  CHECK(after.find(" reduce.lanes {lanes=8, block=1024} order lanes") != std::string::npos);
   const char* golden[] = {
+      "loop %blk = 0 to select.index(eq.index(%N, 0), 1, floordiv.index(add.index(%N, 1023), 1024)) step 1 {",
       " = 0 to 8 step 1 {",
-      "let %main = sub.index(%N, rem.index(%N, 8))",
-      "loop %q0 = 0 to %main step 8",
-      "loop %lane#",
+      "let %len = sub.index(min.index(%N, add.index(mul.index(%blk, 1024), 1024)), mul.index(%blk, 1024))",
+      "let %main = add.index(mul.index(%blk, 1024), sub.index(%len, rem.index(%len, 8)))",
+      "loop %q0 = mul.index(%blk, 1024) to %main step 8 {",
       "add_nw.index(%q0, %lane#",
-      "loop %lane#",
-      " = 0 to sub.index(%N, %main) step 1",
-      "let %used = select.index(eq.index(%N, 0), 1, min.index(8, %N))",
-      "loop %lane#",
+      "add_nw.index(%main, %lane#",
+      "let %used = select.index(eq.index(%N, 0), 1, min.index(8, %len))",
       " = 1 to %used step 1 {",
-      "store %s_lanes#9[%lane#20] = add.f32{op 10}(load %s_lanes#9",
+      "if eq.index(%blk, 0) {",
   };
   for (const char* g : golden) {
     INFO(g << "\n---\n" << after);
     CHECK(after.find(g) != std::string::npos);
   }
   CHECK(src.source.find("kir_gen::StackBuf<float, 8>") != std::string::npos);
+  // A one-element result: the blocks are tasks, each writing its partial; then the fold.
+  std::ostringstream dump_all;
+  opt.print_after_all = &dump_all;
+  cpu::compile_to_source(*m, "all", opt);
+  const std::string all = dump_all.str().substr(dump_all.str().find("// ----- CPU IR after expand"));
+  INFO(all);
+  CHECK(all.find("tasks %blk#") != std::string::npos);
+  CHECK(all.find("select.index(eq.index(mul.index(%N, %M), 0), 1, floordiv.index(add.index(%N, 1023), 1024))") != std::string::npos);
+  CHECK(all.find("store %s_partials#") != std::string::npos);
 }

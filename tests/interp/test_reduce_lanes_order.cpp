@@ -48,14 +48,16 @@ fn @sum2_general(%x: f32[P, Q], %id: f32) -> f32 {
 
 interp::Value tv(const interp::Shape& s, const std::vector<double>& v) { return interp::Value(tensor(DType::F32, s, v)); }
 
-// The value of helper `fn` with its reduce declared in `lanes` lanes (0: not declared).
-double eval(const Module& m, const std::string& fn, const interp::Value& x, double identity, int64_t lanes) {
+// The value of helper `fn` with its reduce declared in `lanes` lanes and blocks of `block`
+// points along the last axis (lanes 0: not declared).
+double eval(const Module& m, const std::string& fn, const interp::Value& x, double identity, int64_t lanes,
+            int64_t block = 0) {
   interp::Options o;
   if (lanes > 0) {
     const Function* f = m.find_function(fn);
     REQUIRE(f);
     for (const auto& op : f->body.ops)
-      if (op->name == "reduce") o.reduce_lanes_at[op->loc.str()] = lanes;
+      if (op->name == "reduce") o.reduce_lanes_at[op->loc.str()] = {lanes, block};
     REQUIRE(o.reduce_lanes_at.size() == 1);
   }
   auto r = interp::Interpreter(m, o).call_helper(fn, {x, interp::Value(f32(identity))});
@@ -108,4 +110,27 @@ TEST_CASE("[L7.4] lanes order: an empty reduce is the identity; fewer points tha
   }
   CHECK(eval(*m, "sum2", tv({0, 3}, {}), 5, 2) == 5);
   CHECK(eval(*m, "sum2_general", tv({3, 0}, {}), 5, 2) == 5);
+}
+
+TEST_CASE("[L7.3] lanes order with blocks: per block its lanes, then the blocks left to right", "[L7.3][accumulation]") {
+  auto m = load(kReduces);
+  const auto x = tv({4}, {1e8, 1, -1e8, 1});
+  for (const char* fn : {"sum", "sum_general"}) {
+    INFO(fn);
+    // One lane, blocks of two: (1e8 + 1 = 1e8) + (-1e8 + 1 = -1e8) = 0; canonically 1.
+    CHECK(eval(*m, fn, x, 0, 1, 2) == 0);
+    // Blocks of three: (1e8 + 1 - 1e8 = 0) + 1 = 1.
+    CHECK(eval(*m, fn, x, 0, 1, 3) == 1);
+    // Two lanes in blocks of two: each block's lanes 1e8 + 1 and -1e8 + 1: 1e8 + -1e8 = 0.
+    CHECK(eval(*m, fn, x, 0, 2, 2) == 0);
+    // A block at least as long as the axis is the plain lanes order: two lanes give 2.
+    CHECK(eval(*m, fn, x, 0, 2, 4) == 2);
+    CHECK(eval(*m, fn, x, 0, 2, 64) == 2);
+    // The identity 5 enters every lane of every block: blocks of two, one lane: (5 + 1e8 + 1) +
+    // (5 - 1e8 + 1): 1e8 + 5 = 100000008 (ties to even), + 1 = 100000008; 5 - 1e8 = -99999992,
+    // + 1 = -99999992 (the ulp is 8); their sum is 16.
+    CHECK(eval(*m, fn, x, 5, 1, 2) == 16);
+    // No points: the identity, whatever the blocks.
+    CHECK(eval(*m, fn, tv({0}, {}), 5, 4, 8) == 5);
+  }
 }

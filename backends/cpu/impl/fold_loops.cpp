@@ -254,9 +254,21 @@ StmtP lane_update(Program& P, const StructuredOp& st, BufId lanes, ExprP j, Expr
   return w;
 }
 
+// acc := v for the first block, acc := combine(acc, v) after it.
+void fold_partial(Program& P, std::vector<StmtP>& into, const StructuredOp& st, VarId acc, ExprP first, ExprP v, int32_t op_id) {
+  auto i = make_stmt(StmtKind::If, op_id);
+  i->value = std::move(first);
+  auto a = make_stmt(StmtKind::Assign, op_id);
+  a->var = acc;
+  a->value = v;
+  i->body.push_back(std::move(a));
+  combine_into(P, i->orelse, st, {acc}, {v}, false, op_id);
+  into.push_back(std::move(i));
+}
+
 std::vector<StmtP> expand_reduce_lanes(Program& P, const Stmt& s) {
   const StructuredOp& st = *s.structured;
-  const int64_t L = param(st, "lanes");
+  const int64_t L = param(st, "lanes"), C = param(st, "block");
   auto axes = int_list(st, "axes");
   std::sort(axes.begin(), axes.end());
   const BufId src = st.operands[0], res = st.results[0];
@@ -266,6 +278,7 @@ std::vector<StmtP> expand_reduce_lanes(Program& P, const Stmt& s) {
   const ExprP n_last = P.buf(src).shape.at(static_cast<size_t>(axes.back()));
   ExprP total = n_last;
   for (const auto& e : lead_ext) total = index_mul(total, e);
+  const ExprP none = make_compare("eq", total, make_index(0));
   Buffer lb;
   lb.name = P.buf(res).name + "_lanes";
   lb.kind = BufKind::Scratch;
@@ -273,8 +286,11 @@ std::vector<StmtP> expand_reduce_lanes(Program& P, const Stmt& s) {
   lb.shape = {make_index(L)};
   const BufId lanes = P.add_buffer(std::move(lb));
   std::vector<VarId> rvars = st.coords;
-  std::vector<StmtP> out;
-  out.push_back(loop_nest(P, rvars, P.buf(res).shape, [&](std::vector<StmtP>& body) {
+
+  // One block [lo, hi) of the last axis: its lanes from the identity over every leading point,
+  // then the lanes that received a point folded left to right into `part` (lane 0 alone when
+  // none did).
+  auto block = [&](std::vector<StmtP>& into, ExprP lo, ExprP hi) {
     VarId j;
     auto init = counted_loop(P, "lane", make_index(0), make_index(L), 1, &j);
     auto w = make_stmt(StmtKind::Store);
@@ -282,37 +298,88 @@ std::vector<StmtP> expand_reduce_lanes(Program& P, const Stmt& s) {
     w->index = {make_var(j, DType::Index)};
     w->value = st.init[0];
     init->body.push_back(std::move(w));
-    body.push_back(std::move(init));
+    into.push_back(std::move(init));
+    VarId len = let_var(P, into, "len", index_sub(hi, lo));
     std::vector<VarId> lvars;
-    body.push_back(loop_nest(P, lvars, lead_ext, [&](std::vector<StmtP>& inner) {
+    into.push_back(loop_nest(P, lvars, lead_ext, [&](std::vector<StmtP>& inner) {
       std::vector<ExprP> q;
       for (VarId v : lvars) q.push_back(make_var(v, DType::Index));
-      // Whole groups of L points, then the tail: point c of the last axis updates lane c mod L.
-      VarId main = let_var(P, inner, "main", index_sub(n_last, make_binary("rem", n_last, make_index(L))));
+      // Whole groups of L points, then the tail: point c updates lane (c - lo) mod L, which is
+      // c mod L since the block length is a multiple of L.
+      VarId main = let_var(P, inner, "main", index_add(lo, index_sub(make_var(len, DType::Index), make_binary("rem", make_var(len, DType::Index), make_index(L)))));
       VarId q0, jj, tj;
-      auto groups = counted_loop(P, "q0", make_index(0), make_var(main, DType::Index), L, &q0);
+      auto groups = counted_loop(P, "q0", lo, make_var(main, DType::Index), L, &q0);
       auto lane = counted_loop(P, "lane", make_index(0), make_index(L), 1, &jj);
-      // q0 + lane < main <= n and main + lane < n: neither sum can overflow.
+      // q0 + lane < main <= hi and main + lane < hi: neither sum can overflow.
       q.push_back(index_add_nw(make_var(q0, DType::Index), make_var(jj, DType::Index)));
       lane->body.push_back(lane_update(P, st, lanes, make_var(jj, DType::Index), source_at(P, st, 0, axes, rvars, q)));
       groups->body.push_back(std::move(lane));
       inner.push_back(std::move(groups));
-      auto tail = counted_loop(P, "lane", make_index(0), index_sub(n_last, make_var(main, DType::Index)), 1, &tj);
+      auto tail = counted_loop(P, "lane", make_index(0), index_sub(hi, make_var(main, DType::Index)), 1, &tj);
       q.back() = index_add_nw(make_var(main, DType::Index), make_var(tj, DType::Index));
       tail->body.push_back(lane_update(P, st, lanes, make_var(tj, DType::Index), source_at(P, st, 0, axes, rvars, q)));
       inner.push_back(std::move(tail));
     }));
-    // The lanes that received a point, folded left to right (lane 0 alone when none did).
-    VarId used = let_var(P, body, "used", make_select(make_compare("eq", total, make_index(0)), make_index(1), index_min(make_index(L), n_last)));
-    VarId acc = P.add_var("acc", d, VarRole::Carry);
+    VarId used = let_var(P, into, "used", make_select(none, make_index(1), index_min(make_index(L), make_var(len, DType::Index))));
+    VarId part = P.add_var("part", d, VarRole::Carry);
     auto a = make_stmt(StmtKind::Assign, s.op_id);
-    a->var = acc;
+    a->var = part;
     a->value = make_load(lanes, d, {make_index(0)});
-    body.push_back(std::move(a));
+    into.push_back(std::move(a));
     VarId fj;
     auto fold = counted_loop(P, "lane", make_index(1), make_var(used, DType::Index), 1, &fj);
-    combine_into(P, fold->body, st, {acc}, {make_load(lanes, d, {make_var(fj, DType::Index)})}, false, s.op_id);
-    body.push_back(std::move(fold));
+    combine_into(P, fold->body, st, {part}, {make_load(lanes, d, {make_var(fj, DType::Index)})}, false, s.op_id);
+    into.push_back(std::move(fold));
+    return part;
+  };
+  auto block_bounds = [&](ExprP b) -> std::pair<ExprP, ExprP> {
+    if (C == 0) return {make_index(0), n_last};
+    ExprP lo = index_mul(b, make_index(C));
+    return {lo, index_min(n_last, index_add(lo, make_index(C)))};
+  };
+  // Blocks: ceil(n / C), at least one (the identity when there are no points).
+  const ExprP nblk = C == 0 ? make_index(1)
+                            : make_select(none, make_index(1), make_binary("floordiv", index_add(n_last, make_index(C - 1)), make_index(C)));
+  std::vector<StmtP> out;
+  if (P.buf(res).shape.empty() && C > 0) {
+    // A reduction to one element: the blocks are tasks writing their partials, folded after.
+    Buffer pb;
+    pb.name = P.buf(res).name + "_partials";
+    pb.kind = BufKind::Scratch;
+    pb.dtype = d;
+    pb.shape = {nblk};
+    const BufId partials = P.add_buffer(std::move(pb));
+    auto tasks = make_stmt(StmtKind::Tasks);
+    tasks->var = P.add_var("blk", DType::Index, VarRole::Task);
+    tasks->lo = make_index(0);
+    tasks->hi = nblk;
+    tasks->step = make_index(1);
+    tasks->unique_writes = true;
+    auto [lo, hi] = block_bounds(make_var(tasks->var, DType::Index));
+    VarId part = block(tasks->body, lo, hi);
+    auto w = make_stmt(StmtKind::Store);
+    w->buf = partials;
+    w->index = {make_var(tasks->var, DType::Index)};
+    w->value = make_var(part, d);
+    tasks->body.push_back(std::move(w));
+    out.push_back(std::move(tasks));
+    VarId acc = P.add_var("acc", d, VarRole::Carry);
+    VarId b;
+    auto fold = counted_loop(P, "blk", make_index(0), nblk, 1, &b);
+    fold_partial(P, fold->body, st, acc, make_compare("eq", make_var(b, DType::Index), make_index(0)),
+                 make_load(partials, d, {make_var(b, DType::Index)}), s.op_id);
+    out.push_back(std::move(fold));
+    store_leaf(out, P, res, {}, {}, 0, make_var(acc, d), s.op_id);
+    return out;
+  }
+  out.push_back(loop_nest(P, rvars, P.buf(res).shape, [&](std::vector<StmtP>& body) {
+    VarId acc = P.add_var("acc", d, VarRole::Carry);
+    VarId b;
+    auto blocks = counted_loop(P, "blk", make_index(0), nblk, 1, &b);
+    auto [lo, hi] = block_bounds(make_var(b, DType::Index));
+    VarId part = block(blocks->body, lo, hi);
+    fold_partial(P, blocks->body, st, acc, make_compare("eq", make_var(b, DType::Index), make_index(0)), make_var(part, d), s.op_id);
+    body.push_back(std::move(blocks));
     store_leaf(body, P, res, trailing(rvars, P.buf(res).shape.size()), rvars, P.buf(res).shape.size(), make_var(acc, d), s.op_id);
   }, true));
   return out;
@@ -336,12 +403,15 @@ std::vector<Implementation> fold_implementations() {
        fold_applicable, expand_reduce, {}, "", "",
        {"none", "the source as it is", "one accumulator per result element", "the result buffer"}},
       {"reduce.lanes", "reduce",
-       "lanes order: the point at coordinate c of the last reduced axis goes to lane c mod L, each lane a left fold "
-       "from the identity, then the left fold of the lanes that received a point (order lanes; L = 1 is the canonical fold)",
+       "lanes order: along the last reduced axis, blocks of C points (one block when C = 0), the point at coordinate c "
+       "in lane c mod L of its block, each lane a left fold from the identity, each block the left fold of its lanes "
+       "that received a point, then the blocks left to right (order lanes; L = 1, C = 0 is the canonical fold)",
        [](const Program& P, const StructuredOp& st) {
-         return lane_foldable(P, st) ? std::string() : "not a float reduce of one component over at least one axis";
+         if (!lane_foldable(P, st)) return std::string("not a float reduce of one component over at least one axis");
+         if (param(st, "block") % param(st, "lanes") != 0) return std::string("block is not a multiple of lanes");
+         return std::string();
        },
-       expand_reduce_lanes, {{"lanes", 1, 256, 1}}, "", "lanes",
+       expand_reduce_lanes, {{"lanes", 1, 256, 1}, {"block", 0, int64_t{1} << 40, 1}}, "", "lanes",
        {"none", "the source as it is", "L lane accumulators per task (a stack array)", "the result buffer"}},
       {"scan.fold", "scan", "canonical fold along the axis, inclusive/exclusive, forward/reverse (bitwise canonical)",
        scan_applicable, expand_scan, {}, "", "",
