@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,22 @@ struct WithRows {
   WithRows(const WithRows&) = delete;
   WithRows& operator=(const WithRows&) = delete;
 };
+
+// The CPU IR printed after `pass` when kernel `kernel` of `m` is compiled from config row `row`
+// (the source is returned through `source` when given).
+inline std::string ir_after(const Module& m, const std::string& kernel, const std::string& row, const std::string& pass,
+                            std::string* source = nullptr) {
+  auto opt = options();
+  opt.config_row = row;
+  std::ostringstream dump;
+  opt.print_after_all = &dump;
+  auto src = cpu::compile_to_source(m, kernel, opt);
+  if (source) *source = src.source;
+  const std::string text = dump.str();
+  const auto from = text.find("// ----- CPU IR after " + pass);
+  REQUIRE(from != std::string::npos);
+  return text.substr(from, text.find("// ----- CPU IR after", from + 10) - from);
+}
 
 inline const interp::HostView& out_view(const std::map<std::string, interp::KernelArg>& args, const std::string& n) {
   return std::get<interp::HostView>(args.at(n));

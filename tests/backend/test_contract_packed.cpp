@@ -223,16 +223,8 @@ kernel @mm(%a: In<f32[M, P, Q]>, %b: In<f32[P, Q, N]>, %c: Out<f32[M, N]>) {
 
 TEST_CASE("packed contract: its expansion is real CPU IR (golden)", "[C7][C11]") {
   auto m = btest::load(btest::matmul_kir("f32", "f32", false));
-  cpu::Specialization spec;
-  auto opt = btest::options();
-  opt.config_row = "portable-4x4";
-  std::ostringstream dump;
-  opt.print_after_all = &dump;
-  auto src = cpu::compile_to_source(*m, "mm", opt);
-  const std::string text = dump.str();
-  const auto from = text.find("// ----- CPU IR after expand");
-  REQUIRE(from != std::string::npos);
-  const std::string after = text.substr(from, text.find("// ----- CPU IR after", from + 10) - from);
+  std::string source;
+  const std::string after = btest::ir_after(*m, "mm", "portable-4x4", "expand", &source);
   // The binding is written into the op and kept; the five loops, both packings and the
   // micro-kernel call are statements of the program.
   CHECK(after.find("row portable-4x4") != std::string::npos);
@@ -262,7 +254,7 @@ TEST_CASE("packed contract: its expansion is real CPU IR (golden)", "[C7][C11]")
     INFO(g << "\n---\n" << after);
     CHECK(after.find(g) != std::string::npos);
   }
-  CHECK(src.source.find("kir_uk::gemm_portable<float, 4, 4>(") != std::string::npos);
+  CHECK(source.find("kir_uk::gemm_portable<float, 4, 4>(") != std::string::npos);
 }
 
 TEST_CASE("packed contract inside a loop: its panels are allocated where the tasks can see them", "[C6][C5]") {

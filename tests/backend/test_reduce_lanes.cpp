@@ -6,7 +6,6 @@
 // fused sources, max and f64. Known answers show the order is really the lanes order (it differs
 // from the canonical fold), and the golden test shows the expansion.
 #include <cmath>
-#include <sstream>
 
 #include "backend_test.h"
 
@@ -14,7 +13,25 @@ using namespace kir;
 
 namespace {
 
+// A kernel over a 2-D view %x whose loaded values are %v; `body` computes %s and stores it into %y.
+std::string kernel2(const std::string& name, const std::string& out, const std::string& body) {
+  return "kernel @" + name + "(%x: In<$t[M, N]>, %y: Out<$t[" + out + R"(]>) {
+  %zero = const() {value = 0} : index
+  %m = dim(%x) {axis = 0} : index
+  %n = dim(%x) {axis = 1} : index
+  %rows = domain(%zero, %m) : domain<M>
+  %cols = domain(%zero, %n) : domain<N>
+  %ri = indices(%rows) : index[M]
+  %ci = indices(%cols) : index[N]
+  %rb = broadcast(%ri) {dims = [0]} : index[M, N]
+  %cb = broadcast(%ci) {dims = [1]} : index[M, N]
+  %rel = relation(%rb, %cb) : relation<2 -> [M, N]>
+  %v = view.load(%x, %rel) : $t[M, N]
+)" + body + "}\n\n";
+}
+
 std::string kernels() {
+  const std::string per_row = "  %orel = relation(%ri) : relation<1 -> [M]>\n  view.store(%y, %orel, %s)\n";
   return R"(
 fn @add_acc(%a: $t[R], %b: $t[R]) -> $t[R] {
   %r = add(%a, %b) : $t[R]
@@ -31,101 +48,30 @@ fn @max_acc(%a: $t[R], %b: $t[R]) -> $t[R] {
   return(%r)
 }
 
-kernel @rows(%x: In<$t[M, N]>, %y: Out<$t[M]>) {
-  %zero = const() {value = 0} : index
-  %m = dim(%x) {axis = 0} : index
-  %n = dim(%x) {axis = 1} : index
-  %rows = domain(%zero, %m) : domain<M>
-  %cols = domain(%zero, %n) : domain<N>
-  %ri = indices(%rows) : index[M]
-  %ci = indices(%cols) : index[N]
-  %rb = broadcast(%ri) {dims = [0]} : index[M, N]
-  %cb = broadcast(%ci) {dims = [1]} : index[M, N]
-  %rel = relation(%rb, %cb) : relation<2 -> [M, N]>
-  %v = view.load(%x, %rel) : $t[M, N]
-  %zf = const() {value = 0.0} : $t
+)" + kernel2("rows", "M", R"(  %zf = const() {value = 0.0} : $t
   %id = full(%zf) : $t[M]
   %s = reduce(%v, %id) {axes = [1], combine = @add_acc} : $t[M]
-  %orel = relation(%ri) : relation<1 -> [M]>
-  view.store(%y, %orel, %s)
-}
-
-kernel @cols(%x: In<$t[M, N]>, %y: Out<$t[N]>) {
-  %zero = const() {value = 0} : index
-  %m = dim(%x) {axis = 0} : index
-  %n = dim(%x) {axis = 1} : index
-  %rows = domain(%zero, %m) : domain<M>
-  %cols = domain(%zero, %n) : domain<N>
-  %ri = indices(%rows) : index[M]
-  %ci = indices(%cols) : index[N]
-  %rb = broadcast(%ri) {dims = [0]} : index[M, N]
-  %cb = broadcast(%ci) {dims = [1]} : index[M, N]
-  %rel = relation(%rb, %cb) : relation<2 -> [M, N]>
-  %v = view.load(%x, %rel) : $t[M, N]
-  %zf = const() {value = 0.0} : $t
+)" + per_row) +
+         kernel2("cols", "N", R"(  %zf = const() {value = 0.0} : $t
   %id = full(%zf) : $t[N]
   %s = reduce(%v, %id) {axes = [0], combine = @add_acc} : $t[N]
   %orel = relation(%ci) : relation<1 -> [N]>
   view.store(%y, %orel, %s)
-}
-
-kernel @all(%x: In<$t[M, N]>, %y: Out<$t[1]>) {
-  %zero = const() {value = 0} : index
-  %m = dim(%x) {axis = 0} : index
-  %n = dim(%x) {axis = 1} : index
-  %rows = domain(%zero, %m) : domain<M>
-  %cols = domain(%zero, %n) : domain<N>
-  %ri = indices(%rows) : index[M]
-  %ci = indices(%cols) : index[N]
-  %rb = broadcast(%ri) {dims = [0]} : index[M, N]
-  %cb = broadcast(%ci) {dims = [1]} : index[M, N]
-  %rel = relation(%rb, %cb) : relation<2 -> [M, N]>
-  %v = view.load(%x, %rel) : $t[M, N]
-  %zf = const() {value = 0.0} : $t
+)") +
+         kernel2("all", "1", R"(  %zf = const() {value = 0.0} : $t
   %s = reduce(%v, %zf) {axes = [0, 1], combine = @add_s} : $t
   %orel = relation(%zero) : relation<1 -> []>
   view.store(%y, %orel, %s)
-}
-
-kernel @squares(%x: In<$t[M, N]>, %y: Out<$t[M]>) {
-  %zero = const() {value = 0} : index
-  %m = dim(%x) {axis = 0} : index
-  %n = dim(%x) {axis = 1} : index
-  %rows = domain(%zero, %m) : domain<M>
-  %cols = domain(%zero, %n) : domain<N>
-  %ri = indices(%rows) : index[M]
-  %ci = indices(%cols) : index[N]
-  %rb = broadcast(%ri) {dims = [0]} : index[M, N]
-  %cb = broadcast(%ci) {dims = [1]} : index[M, N]
-  %rel = relation(%rb, %cb) : relation<2 -> [M, N]>
-  %v = view.load(%x, %rel) : $t[M, N]
-  %sq = mul(%v, %v) : $t[M, N]
+)") +
+         kernel2("squares", "M", R"(  %sq = mul(%v, %v) : $t[M, N]
   %zf = const() {value = 0.0} : $t
   %id = full(%zf) : $t[M]
   %s = reduce(%sq, %id) {axes = [1], combine = @add_acc} : $t[M]
-  %orel = relation(%ri) : relation<1 -> [M]>
-  view.store(%y, %orel, %s)
-}
-
-kernel @rowmax(%x: In<$t[M, N]>, %y: Out<$t[M]>) {
-  %zero = const() {value = 0} : index
-  %m = dim(%x) {axis = 0} : index
-  %n = dim(%x) {axis = 1} : index
-  %rows = domain(%zero, %m) : domain<M>
-  %cols = domain(%zero, %n) : domain<N>
-  %ri = indices(%rows) : index[M]
-  %ci = indices(%cols) : index[N]
-  %rb = broadcast(%ri) {dims = [0]} : index[M, N]
-  %cb = broadcast(%ci) {dims = [1]} : index[M, N]
-  %rel = relation(%rb, %cb) : relation<2 -> [M, N]>
-  %v = view.load(%x, %rel) : $t[M, N]
-  %ninf = const() {value = -inf} : $t
+)" + per_row) +
+         kernel2("rowmax", "M", R"(  %ninf = const() {value = -inf} : $t
   %id = full(%ninf) : $t[M]
   %s = reduce(%v, %id) {axes = [1], combine = @max_acc} : $t[M]
-  %orel = relation(%ri) : relation<1 -> [M]>
-  view.store(%y, %orel, %s)
-}
-)";
+)" + per_row);
 }
 
 std::string text_for(const std::string& dtype) {
@@ -249,15 +195,8 @@ TEST_CASE("reduce.lanes: the known answer of the lanes order, which the canonica
 
 TEST_CASE("reduce.lanes: its expansion is real CPU IR (golden)", "[C7][C11]") {
   auto m = btest::load(text_for("f32"));
-  auto opt = btest::options();
-  opt.config_row = "portable-4x4";
-  std::ostringstream dump;
-  opt.print_after_all = &dump;
-  auto src = cpu::compile_to_source(*m, "rows", opt);
-  const std::string text = dump.str();
-  const auto from = text.find("// ----- CPU IR after expand");
-  REQUIRE(from != std::string::npos);
-  const std::string after = text.substr(from, text.find("// ----- CPU IR after", from + 10) - from);
+  std::string source;
+  const std::string after = btest::ir_after(*m, "rows", "portable-4x4", "expand", &source);
   CHECK(after.find(" reduce.lanes {lanes=8, block=1024} order lanes") != std::string::npos);
   const char* golden[] = {
       "loop %blk = 0 to select.index(eq.index(%N, 0), 1, floordiv.index(add.index(%N, 1023), 1024)) step 1 {",
@@ -275,12 +214,9 @@ TEST_CASE("reduce.lanes: its expansion is real CPU IR (golden)", "[C7][C11]") {
     INFO(g << "\n---\n" << after);
     CHECK(after.find(g) != std::string::npos);
   }
-  CHECK(src.source.find("kir_gen::StackBuf<float, 8>") != std::string::npos);
+  CHECK(source.find("kir_gen::StackBuf<float, 8>") != std::string::npos);
   // A one-element result: the blocks are tasks, each writing its partial; then the fold.
-  std::ostringstream dump_all;
-  opt.print_after_all = &dump_all;
-  cpu::compile_to_source(*m, "all", opt);
-  const std::string all = dump_all.str().substr(dump_all.str().find("// ----- CPU IR after expand"));
+  const std::string all = btest::ir_after(*m, "all", "portable-4x4", "expand");
   INFO(all);
   CHECK(all.find("tasks %blk#") != std::string::npos);
   CHECK(all.find("select.index(eq.index(mul.index(%N, %M), 0), 1, floordiv.index(add.index(%N, 1023), 1024))") != std::string::npos);
