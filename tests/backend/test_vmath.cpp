@@ -1,4 +1,4 @@
-// The vectorizable math of generated kernels (rt/kir_vmath.h) is correctly rounded: bit for bit
+// The vectorizable math of generated kernels (rt/kir_vmath.h: exp, exp2) is correctly rounded: bit for bit
 // the numerics library's result (an independent evaluation: a double-precision fast path with a
 // proved error bound, MPFR when the bound cannot decide). The default run checks the special
 // values, the range edges and an evenly spread sample of every 4099th f32 bit pattern, directly
@@ -20,22 +20,30 @@ using namespace kir;
 
 namespace {
 
-uint32_t reference_exp(uint32_t x) { return static_cast<uint32_t>(num::eval(num::MathFn::Exp, DType::F32, x)); }
-uint32_t vexp(uint32_t x) { return std::bit_cast<uint32_t>(kir_vmath::exp_f32(std::bit_cast<float>(x))); }
+// A vector function and the numerics library's correctly rounded one.
+struct Fn {
+  const char* name;
+  num::MathFn ref;
+  float (*vec)(float);
+  uint32_t expected(uint32_t x) const { return static_cast<uint32_t>(num::eval(ref, DType::F32, x)); }
+  uint32_t got(uint32_t x) const { return std::bit_cast<uint32_t>(vec(std::bit_cast<float>(x))); }
+};
+const Fn kExpFn{"exp", num::MathFn::Exp, kir_vmath::exp_f32};
+const Fn kExp2Fn{"exp2", num::MathFn::Exp2, kir_vmath::exp2_f32};
 
 // The f32 bit patterns [lo, hi) with `step`, split over two threads; returns the mismatches
 // (the first few reported).
-uint64_t check_range(uint64_t lo, uint64_t hi, uint64_t step) {
+uint64_t check_range(const Fn& f, uint64_t lo, uint64_t hi, uint64_t step) {
   std::atomic<uint64_t> bad{0};
   std::mutex report;
   auto part = [&](uint64_t first) {
     for (uint64_t b = first; b < hi; b += 2 * step) {
       const auto u = static_cast<uint32_t>(b);
-      if (vexp(u) == reference_exp(u)) continue;
+      if (f.got(u) == f.expected(u)) continue;
       if (bad++ < 5) {
         std::lock_guard<std::mutex> g(report);
-        UNSCOPED_INFO("exp(" << std::bit_cast<float>(u) << ") bits " << std::hex << u << ": got " << vexp(u) << ", expected "
-                             << reference_exp(u));
+        UNSCOPED_INFO(f.name << "(" << std::bit_cast<float>(u) << ") bits " << std::hex << u << ": got " << f.got(u)
+                             << ", expected " << f.expected(u));
       }
     }
   };
@@ -44,6 +52,8 @@ uint64_t check_range(uint64_t lo, uint64_t hi, uint64_t step) {
   t.join();
   return bad.load();
 }
+
+uint32_t bits(float x) { return std::bit_cast<uint32_t>(x); }
 
 const char* kExp = R"(
 kernel @vexp(%x: In<f32[N]>, %z: Out<f32[N]>) {
@@ -56,49 +66,75 @@ kernel @vexp(%x: In<f32[N]>, %z: Out<f32[N]>) {
   %e = exp(%a) : f32[N]
   view.store(%z, %rel, %e)
 }
+
+kernel @vexp2(%x: In<f32[N]>, %z: Out<f32[N]>) {
+  %zero = const() {value = 0} : index
+  %n = dim(%x) {axis = 0} : index
+  %d = domain(%zero, %n) : domain<N>
+  %i = indices(%d) : index[N]
+  %rel = relation(%i) : relation<1 -> [N]>
+  %a = view.load(%x, %rel) : f32[N]
+  %e = exp2(%a) : f32[N]
+  view.store(%z, %rel, %e)
+}
 )";
 
 }  // namespace
 
-TEST_CASE("vector exp f32: special values and the edges of its range are correctly rounded", "[C6][L4.3]") {
-  const float inf = std::numeric_limits<float>::infinity();
-  for (float x : {0.0f, -0.0f, inf, -inf, std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN(),
-                  1.0f, -1.0f, 0x1.62e43p6f /* 88.72284, e^x just above the largest f32 */, 0x1.62e42ep6f, 89.0f,
-                  0x1.64p6f, -0x1.9fe368p6f /* -103.97, e^x near 2^-150 */, -104.0f, -0x1.a2p6f, -0x1.5d589ep6f,
-                  -87.33654f /* the smallest normal */, 0x1p-25f, -0x1p-25f, 0x1p-149f, 1e30f, -1e30f,
-                  std::numeric_limits<float>::max(), -std::numeric_limits<float>::max()}) {
-    const auto u = std::bit_cast<uint32_t>(x);
-    INFO("x = " << x);
-    CHECK(vexp(u) == reference_exp(u));
-  }
+TEST_CASE("vector exp/exp2 f32: special values and the edges of their ranges are correctly rounded", "[C6][L4.3]") {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (const Fn* f : {&kExpFn, &kExp2Fn})
+    for (float x : {0.0f, -0.0f, inf, -inf, nan, -nan, 1.0f, -1.0f, 0x1p-25f, -0x1p-25f, 0x1p-149f, 1e30f, -1e30f,
+                    std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
+                    // exp: e^x just above the largest f32, near 2^-150, the smallest normal
+                    0x1.62e43p6f, 0x1.62e42ep6f, 89.0f, 0x1.64p6f, -0x1.9fe368p6f, -104.0f, -0x1.a2p6f, -87.33654f,
+                    // exp2: 2^128, the subnormal range, 2^-150 (a tie to even: +0), 2^-149, -151
+                    128.0f, 0x1.fffffep6f, 129.0f, -126.0f, -149.0f, -149.5f, -150.0f, -0x1.2bfffep7f, -151.0f, -152.0f,
+                    0.5f, -0.5f, 0x1.000002p-1f}) {
+      INFO(f->name << "(" << x << ")");
+      CHECK(f->got(bits(x)) == f->expected(bits(x)));
+    }
   // A signaling NaN input gives the canonical quiet NaN.
-  CHECK(vexp(0x7f800001u) == 0x7fc00000u);
-  CHECK(vexp(0xff800001u) == 0x7fc00000u);
+  for (const Fn* f : {&kExpFn, &kExp2Fn}) {
+    CHECK(f->got(0x7f800001u) == 0x7fc00000u);
+    CHECK(f->got(0xff800001u) == 0x7fc00000u);
+  }
 }
 
-TEST_CASE("vector exp f32: every 4099th f32 input is correctly rounded", "[C6][L4.3]") {
-  CHECK(check_range(0, uint64_t{1} << 32, 4099) == 0);
-  // Densely where e^x is finite and nonzero, and around 0.
-  CHECK(check_range(std::bit_cast<uint32_t>(0x1.6p6f), std::bit_cast<uint32_t>(89.5f), 1) == 0);
-  CHECK(check_range(std::bit_cast<uint32_t>(-0x1.9ep6f), std::bit_cast<uint32_t>(-104.5f), 1) == 0);
-  CHECK(check_range(std::bit_cast<uint32_t>(1.0f), std::bit_cast<uint32_t>(1.0f) + 300000, 1) == 0);
+TEST_CASE("vector exp/exp2 f32: every 4099th f32 input, and dense ranges, are correctly rounded", "[C6][L4.3]") {
+  for (const Fn* f : {&kExpFn, &kExp2Fn}) {
+    INFO(f->name);
+    CHECK(check_range(*f, 0, uint64_t{1} << 32, 4099) == 0);
+    CHECK(check_range(*f, bits(1.0f), bits(1.0f) + 300000, 1) == 0);
+    CHECK(check_range(*f, bits(-1.0f), bits(-1.0f) + 300000, 1) == 0);
+  }
+  // Densely where the result leaves the finite range or enters the subnormal one.
+  CHECK(check_range(kExpFn, bits(0x1.6p6f), bits(89.5f), 1) == 0);
+  CHECK(check_range(kExpFn, bits(-0x1.9ep6f), bits(-104.5f), 1) == 0);
+  CHECK(check_range(kExp2Fn, bits(127.5f), bits(129.5f), 1) == 0);
+  CHECK(check_range(kExp2Fn, bits(-125.5f), bits(-151.5f), 1) == 0);
 }
 
-TEST_CASE("vector exp f32: all 2^32 inputs are correctly rounded", "[.exhaustive][C6]") {
-  CHECK(check_range(0, uint64_t{1} << 32, 1) == 0);
+TEST_CASE("vector exp/exp2 f32: all 2^32 inputs are correctly rounded", "[.exhaustive][C6]") {
+  CHECK(check_range(kExpFn, 0, uint64_t{1} << 32, 1) == 0);
+  CHECK(check_range(kExp2Fn, 0, uint64_t{1} << 32, 1) == 0);
 }
 
-TEST_CASE("vector exp f32: a generated kernel's vectorized loop agrees with the interpreter", "[C6][C7]") {
+TEST_CASE("vector exp/exp2 f32: a generated kernel's vectorized loop agrees with the interpreter", "[C6][C7]") {
   auto m = btest::load(kExp);
   std::vector<double> xs;
-  for (int i = -1100; i <= 1100; ++i) xs.push_back(i / 10.0 + i * 1e-4);
-  for (double v : {0.0, -0.0, 88.72283935546875, 89.0, -103.97207708, -104.0, 1e30, -1e30}) xs.push_back(v);
+  for (int i = -1600; i <= 1600; ++i) xs.push_back(i / 10.0 + i * 1e-4);
+  for (double v : {0.0, -0.0, 88.72283935546875, 89.0, -103.97207708, -104.0, 128.0, -149.5, -150.0, 1e30, -1e30})
+    xs.push_back(v);
   xs.push_back(std::numeric_limits<double>::infinity());
   xs.push_back(-std::numeric_limits<double>::infinity());
   xs.push_back(std::nan(""));
   const auto n = static_cast<int64_t>(xs.size());
-  auto out = btest::differential(*m, "vexp", {{"x", btest::view(DType::F32, {n}, xs)}, {"z", btest::view(DType::F32, {n})}});
-  CHECK(btest::values(btest::out_view(out, "z"))[1100] == 1.0);
-  auto src = cpu::compile_to_source(*m, "vexp", btest::options());
-  CHECK(src.source.find("kir_vmath::exp_f32(") != std::string::npos);
+  for (const char* k : {"vexp", "vexp2"}) {
+    INFO(k);
+    auto out = btest::differential(*m, k, {{"x", btest::view(DType::F32, {n}, xs)}, {"z", btest::view(DType::F32, {n})}});
+    CHECK(btest::values(btest::out_view(out, "z"))[1600] == 1.0);
+    auto src = cpu::compile_to_source(*m, k, btest::options());
+    CHECK(src.source.find(std::string("kir_vmath::") + (k + 1) + "_f32(") != std::string::npos);
+  }
 }

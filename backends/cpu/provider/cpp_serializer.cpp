@@ -128,7 +128,9 @@ class Writer {
         auto fn = num::parse_math_fn(e.op);
         if (!fn) throw std::runtime_error("not implemented: math function `" + e.op + "` on the CPU backend");
         // The vectorizable correctly rounded versions (rt/kir_vmath.h) where there is one.
-        if (*fn == num::MathFn::Exp && e.dtype == DType::F32) return "kir_vmath::exp_f32(" + a(0) + ")";
+        // (Not sigmoid: evaluated in double it misrounds near 0, where 1/2 + x/4 is an f32 midpoint.)
+        if (e.dtype == DType::F32 && (*fn == num::MathFn::Exp || *fn == num::MathFn::Exp2))
+          return "kir_vmath::" + std::string(num::name(*fn)) + "_f32(" + a(0) + ")";
         return "kir_gen::math<" + T + ">(call, " + std::to_string(static_cast<int>(*fn)) + ", " +
                std::to_string(static_cast<int>(e.dtype)) + ", " + a(0) + ")";
       }
