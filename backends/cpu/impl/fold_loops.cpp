@@ -86,17 +86,23 @@ void combine_into(Program& P, std::vector<StmtP>& into, const StructuredOp& st, 
   }
 }
 
+// The identity component k starts from (the seeded mutant reduce_max_identity_zero starts a
+// float max reduce at 0 instead).
+ExprP identity_of(const StructuredOp& st, size_t k) {
+  const Expr& comb = *st.combine[k];
+  if (st.kind == "reduce" && comb.kind == ExprKind::Binary && comb.op == "max" && is_any_float(comb.dtype) &&
+      mutant_active(MutantId::ReduceMaxIdentityZero))
+    return make_const(comb.dtype, 0);
+  return st.init[k];
+}
+
 std::vector<VarId> init_accumulators(Program& P, std::vector<StmtP>& into, const StructuredOp& st, int32_t op_id) {
   std::vector<VarId> acc;
   for (size_t k = 0; k < st.results.size(); ++k) {
     VarId v = P.add_var("acc", P.buf(st.results[k]).dtype, VarRole::Carry);
     auto a = make_stmt(StmtKind::Assign, op_id);
     a->var = v;
-    a->value = st.init[k];
-    const Expr& comb = *st.combine[k];
-    if (st.kind == "reduce" && comb.kind == ExprKind::Binary && comb.op == "max" && is_any_float(comb.dtype) &&
-        mutant_active(MutantId::ReduceMaxIdentityZero))
-      a->value = make_const(comb.dtype, 0);
+    a->value = identity_of(st, k);
     into.push_back(std::move(a));
     acc.push_back(v);
   }
@@ -296,7 +302,7 @@ std::vector<StmtP> expand_reduce_lanes(Program& P, const Stmt& s) {
     auto w = make_stmt(StmtKind::Store);
     w->buf = lanes;
     w->index = {make_var(j, DType::Index)};
-    w->value = st.init[0];
+    w->value = identity_of(st, 0);
     init->body.push_back(std::move(w));
     into.push_back(std::move(init));
     VarId len = let_var(P, into, "len", index_sub(hi, lo));

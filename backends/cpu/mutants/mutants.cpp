@@ -36,7 +36,7 @@ const std::vector<MutantInfo>& mutants() {
        "storage is reused by a buffer first written in the statement that last reads the old one", false},
       {M::ScanInclusiveFlipped, "scan_inclusive_flipped", "impl/fold_loops.cpp expand_scan",
        "scan stores before combining when inclusive and after when exclusive (inclusive/exclusive swapped)", false},
-      {M::ReduceMaxIdentityZero, "reduce_max_identity_zero", "impl/fold_loops.cpp expand_reduce",
+      {M::ReduceMaxIdentityZero, "reduce_max_identity_zero", "impl/fold_loops.cpp identity_of",
        "a recognized float max reduction starts from the 'known' identity +0 instead of the author's (-inf)", false},
       {M::SumStartsAtPositiveZero, "sum_starts_at_positive_zero", "impl/fold_loops.cpp sum_start",
        "float sums start at +0 instead of -0 (a sum of -0 terms gives +0)", false},
