@@ -45,7 +45,8 @@ struct Implementation {
   std::string capability;   // the host capability it needs ("" none), e.g. "avx512f"
   // The accumulation order of its float results: "sequential" (each product rounded once, then
   // added, in row-major order over the reduce pairs), "sequential-fused" (the same order with
-  // one fma per term) or "" (its results are bitwise defined).
+  // one fma per term), "lanes" (a reduce in the lanes and blocks of its `lanes` and `block`
+  // parameters, interp::LanesOrder) or "" (its results are bitwise defined).
   std::string order;
   Requirements needs;
 };

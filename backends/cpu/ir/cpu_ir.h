@@ -272,8 +272,8 @@ struct Program {
   std::vector<OpOrigin> ops;
   // The bindings selection made (C11), kept after expansion for dumps, the artifact key and the
   // oracle: per structured op, the implementation with its parameters and the accumulation
-  // order it declares ("sequential", "sequential-fused" or "" when its result is bitwise
-  // defined), and the config row the program was built from.
+  // order it declares ("sequential", "sequential-fused", "lanes" or "" when its result is
+  // bitwise defined), and the config row the program was built from.
   struct Binding {
     int32_t op_id = kNone;
     std::string implementation;
