@@ -113,6 +113,8 @@ struct Options {
   // Per reduce op, by its location: the lanes order a backend declares for it (LanesOrder,
   // docs/numerics.md "Declared lanes order"). Reduces not listed fold canonically.
   std::map<std::string, LanesOrder> reduce_lanes_at;
+  // ... and the order of every reduce not listed there (`kir run --policy lanes=L[:C]`).
+  LanesOrder reduce_lanes;
   // Values (names without '%') printed to dump_out, elements and all, each time an op defines one.
   std::vector<std::string> dump;
   std::ostream* dump_out = nullptr;

@@ -53,9 +53,9 @@ std::optional<num::BinaryOp> pointwise_combine(const Function& fn, DType d) {
 
 // The declared lanes order of this reduce (interpreter.h LanesOrder; {1, 0}: the canonical fold).
 LanesOrder declared_order(const Engine& E, const Operation& op) {
-  if (E.opts.reduce_lanes_at.empty()) return {};
+  if (E.opts.reduce_lanes_at.empty()) return E.opts.reduce_lanes;
   auto it = E.opts.reduce_lanes_at.find(op.loc.str());
-  return it == E.opts.reduce_lanes_at.end() ? LanesOrder{} : it->second;
+  return it == E.opts.reduce_lanes_at.end() ? E.opts.reduce_lanes : it->second;
 }
 
 // The groups of a lanes order over `total` reduced points in row-major order whose last reduced

@@ -8,7 +8,8 @@
 // reduce/scan/contract execution; --policy parallel=canonical|reverse|shuffle:SEED picks the
 // order of the points of every parallel, --policy atomics=interleaved:SEED interleaves their
 // atomics under a seeded scheduler, --policy region=whole|element|random:SEED segments every
-// region_fold/region_scan, --policy accumulation=canonical|sequential picks how the contract
+// region_fold/region_scan, --policy lanes=L[:C] folds every reduce in the CPU backend's lanes
+// order, --policy accumulation=canonical|sequential picks how the contract
 // family accumulates float results (interp::AccumulationOrder); --check-laws checks the
 // seed-section-9 laws of every region_fold/region_scan executed (random segmentations from
 // --seed; the two sides compared under the numerics contract, interp/laws.h) and prints the
@@ -151,7 +152,8 @@ int run(const RunArgs& a) {
     for (const auto& p : a.policies) {
       const std::string usage =
           "--policy takes parallel=canonical|reverse|shuffle:SEED, atomics=sequential|interleaved:SEED, "
-          "region=whole|element|random:SEED or accumulation=canonical|sequential, got '" + p + "'";
+          "region=whole|element|random:SEED, accumulation=canonical|sequential or lanes=L[:C] (C a multiple of L), "
+          "got '" + p + "'";
       // SEED: decimal digits of a uint64 (one parser for every seeded policy).
       auto seed_of = [](const std::string& v, uint64_t& out) {
         if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) return false;
@@ -169,6 +171,16 @@ int run(const RunArgs& a) {
       if (p.rfind("region=random:", 0) == 0) {
         if (!seed_of(p.substr(14), opts.segmentation_seed)) return fail_usage(usage);
         opts.segmentation = interp::Segmentation::Random;
+        continue;
+      }
+      if (p.rfind("lanes=", 0) == 0) {  // the CPU backend's reduce order: L lanes, blocks of C points
+        const std::string v = p.substr(6);
+        const auto colon = v.find(':');
+        uint64_t l = 0, c = 0;
+        if (!seed_of(v.substr(0, colon), l) || (colon != std::string::npos && !seed_of(v.substr(colon + 1), c)) || l == 0 ||
+            l > (uint64_t{1} << 20) || c > (uint64_t{1} << 62) || c % l != 0)
+          return fail_usage(usage);
+        opts.reduce_lanes = {static_cast<int64_t>(l), static_cast<int64_t>(c)};
         continue;
       }
       if (p == "accumulation=canonical" || p == "accumulation=sequential") {
@@ -242,7 +254,8 @@ void register_run_command(CLI::App& app, int& exit_code) {
                       "parallel=canonical|reverse|shuffle:SEED (order of parallel points); atomics=sequential|interleaved:SEED; "
                       "region=whole|element|random:SEED (segmentation of region_fold/region_scan); "
                       "accumulation=canonical|sequential (float contract sums: exact then rounded once, or "
-                      "term by term in reduce order)");
+                      "term by term in reduce order); lanes=L[:C] (every reduce in L lanes and blocks of C points, "
+                      "the CPU backend's reduce.lanes order)");
   run_cmd->add_option("--backend", args.backend,
                       "interp (the exact interpreter, default) or cpu (native code from the CPU backend, checked "
                       "bit for bit against the interpreter)");

@@ -5,7 +5,14 @@
 // native fold path (a one-op combine) and the general path (any other combine) alike, over
 // several reduced axes, an empty reduce (the identity, even when it is not neutral) and fewer
 // points than lanes.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "interp/npy.h"
 #include "ops_test.h"
+#include "tests/run_tool.h"
 
 using namespace kir;
 using namespace kir::itest;
@@ -133,4 +140,47 @@ TEST_CASE("[L7.3] lanes order with blocks: per block its lanes, then the blocks 
     // No points: the identity, whatever the blocks.
     CHECK(eval(*m, fn, tv({0}, {}), 5, 4, 8) == 5);
   }
+}
+
+TEST_CASE("[L7.3] kir run --policy lanes=L[:C] folds every reduce in the lanes order", "[L7.3][accumulation][cli]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("kir_lanes_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "sum.kir").string(), x = (dir / "x.npy").string();
+  std::ofstream(file) << R"(
+fn @add_acc(%a: f32, %b: f32) -> f32 {
+  %r = add(%a, %b) : f32
+  return(%r)
+}
+
+kernel @sum(%x: In<f32[N]>, %y: Out<f32[1]>) {
+  %zero = const() {value = 0} : index
+  %n = dim(%x) {axis = 0} : index
+  %d = domain(%zero, %n) : domain<N>
+  %i = indices(%d) : index[N]
+  %rel = relation(%i) : relation<1 -> [N]>
+  %a = view.load(%x, %rel) : f32[N]
+  %zf = const() {value = 0.0} : f32
+  %s = reduce(%a, %zf) {axes = [0], combine = @add_acc} : f32
+  %r0 = relation(%zero) : relation<1 -> []>
+  view.store(%y, %r0, %s)
+}
+)";
+  auto b = [](double v) { return num::from_double(v, DType::F32); };
+  interp::write_npy(x, DType::F32, {4}, {b(1e8), b(1), b(-1e8), b(1)});
+  const std::string run = "run " + file + " --input x=" + x;
+  // Canonical 1, two lanes 2, three lanes 0, one lane in blocks of two 0 (the known answers above).
+  for (auto [policy, want] : {std::pair{"", "{1}"}, {" --policy lanes=1", "{1}"}, {" --policy lanes=2", "{2}"},
+                              {" --policy lanes=3", "{0}"}, {" --policy lanes=1:2", "{0}"}, {" --policy lanes=2:4", "{2}"}}) {
+    auto r = kir::test::run_kir(run + policy);
+    INFO(policy << "\n" << r.out);
+    CHECK(r.code == 0);
+    CHECK(r.out.find(std::string("%y: f32[1] ") + want) != std::string::npos);
+  }
+  for (const char* bad : {"lanes=0", "lanes=4:6", "lanes=x", "lanes=2:", "lanes=-1"}) {
+    auto r = kir::test::run_kir(run + " --policy " + bad);
+    INFO(bad << "\n" << r.out);
+    CHECK(r.code == 2);
+    CHECK(r.out.find("lanes=L[:C] (C a multiple of L)") != std::string::npos);
+  }
+  std::filesystem::remove_all(dir);
 }
