@@ -158,9 +158,9 @@ bool fast_reduce(Engine& E, const Operation& op, const Function& combine, const 
   std::vector<std::vector<int64_t>> goffs(groups.canonical() ? 0 : static_cast<size_t>(groups.size()));
   if (!groups.canonical())
     for (int64_t k = 0; k < total; ++k) goffs[static_cast<size_t>(groups.group(k))].push_back(po ? po[k] : k * stride);
+  std::vector<uint64_t> vals(goffs.size());  // the groups' values of one element, reused
   auto fold_element = [&](uint64_t init, const uint64_t* base) {
     if (groups.canonical()) return fast::fold(*bop, d, init, base, stride, po, total);
-    std::vector<uint64_t> vals(goffs.size());
     for (size_t g = 0; g < goffs.size(); ++g)
       vals[g] = fast::fold(*bop, d, init, base, 0, goffs[g].data(), static_cast<int64_t>(goffs[g].size()));
     return fold_groups(groups, vals, [&](uint64_t a, uint64_t b) { return fast::fold(*bop, d, a, &b, 1, nullptr, 1); });

@@ -148,12 +148,9 @@ void op_for(Builder& B, const Operation& op) {
   std::vector<CValue> slots;
   for (size_t i = 0; i < inits.size(); ++i) slots.push_back(make_slot(B, inits[i], "carry" + std::to_string(i)));
   assign_slots(B, op, slots, inits);
-  auto loop = make_stmt(StmtKind::Loop, B.origin(op));
   const Region& body = *op.regions[0];
-  loop->var = B.program().add_var(body.args[0]->name + "_t", DType::Index, VarRole::Loop);
-  loop->lo = make_index(0);
-  loop->hi = dom.count;
-  loop->step = make_index(1);
+  auto loop = make_loop(B.program().add_var(body.args[0]->name + "_t", DType::Index, VarRole::Loop), make_index(0), dom.count,
+                        make_index(1), B.origin(op));
   B.loops.push_back({slots, {}, false});
   B.with_block(loop->body, [&] {
     B.set(body.args[0].get(), B.let(body.args[0]->name, index_add(dom.begin, index_mul(make_var(loop->var, DType::Index), dom.step))));

@@ -195,11 +195,8 @@ void op_scatter_reduce(Builder& B, const Operation& op) {
       B.emit(std::move(g));
       return;
     }
-    auto l = make_stmt(StmtKind::Loop, id);
-    l->var = P.add_var("sr" + std::to_string(k), DType::Index, VarRole::Loop);
-    l->lo = make_index(0);
-    l->hi = r.rel_shape[k];
-    l->step = make_index(1);
+    auto l = make_loop(P.add_var("sr" + std::to_string(k), DType::Index, VarRole::Loop), make_index(0), r.rel_shape[k],
+                       make_index(1), id);
     coords.push_back(make_var(l->var, DType::Index));
     B.with_block(l->body, [&] { nest(k + 1); });
     coords.pop_back();

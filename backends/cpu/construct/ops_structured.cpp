@@ -34,11 +34,8 @@ void build_loops(Builder& B, const Operation& op, const std::vector<ExprP>& exte
     body(vars);
     return;
   }
-  auto l = make_stmt(StmtKind::Loop, B.origin(op));
-  l->var = B.program().add_var("q" + std::to_string(vars.size()), DType::Index, VarRole::Loop);
-  l->lo = make_index(0);
-  l->hi = extents[vars.size()];
-  l->step = make_index(1);
+  auto l = make_loop(B.program().add_var("q" + std::to_string(vars.size()), DType::Index, VarRole::Loop), make_index(0),
+                     extents[vars.size()], make_index(1), B.origin(op));
   vars.push_back(make_var(l->var, DType::Index));
   B.with_block(l->body, [&] { build_loops(B, op, extents, body, vars); });
   B.emit(std::move(l));

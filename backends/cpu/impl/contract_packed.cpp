@@ -88,12 +88,7 @@ struct Ctx {
   ExprP lt(ExprP a, ExprP b) const { return make_compare("lt", std::move(a), std::move(b)); }
 
   StmtP loop(VarId v, ExprP lo, ExprP hi, ExprP step) const {
-    auto l = make_stmt(StmtKind::Loop, s.op_id);
-    l->var = v;
-    l->lo = std::move(lo);
-    l->hi = std::move(hi);
-    l->step = std::move(step);
-    return l;
+    return make_loop(v, std::move(lo), std::move(hi), std::move(step), s.op_id);
   }
   VarId let(std::vector<StmtP>& into, const std::string& n, ExprP value) const { return let_var(P, into, n, std::move(value)); }
   VarId loop_var(const std::string& n) const { return P.add_var(n, DType::Index, VarRole::Loop); }

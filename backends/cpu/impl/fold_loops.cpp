@@ -20,11 +20,7 @@ StmtP loop_nest(Program& P, std::vector<VarId>& vars, const std::vector<ExprP>& 
   auto root = make_stmt(StmtKind::Block);
   std::vector<StmtP>* cur = &root->body;
   for (size_t k = 0; k < extents.size(); ++k) {
-    auto l = make_stmt(StmtKind::Loop);
-    l->var = vars[k];
-    l->lo = make_index(0);
-    l->hi = extents[k];
-    l->step = make_index(1);
+    auto l = make_loop(vars[k], make_index(0), extents[k], make_index(1));
     Stmt* raw = l.get();
     cur->push_back(std::move(l));
     cur = &raw->body;
@@ -229,24 +225,21 @@ std::vector<StmtP> expand_scan(Program& P, const Stmt& s) {
   return out;
 }
 
-std::string fold_applicable(const Program& P, const StructuredOp& st) {
+// Both folds: one combine component per result.
+std::string components_applicable(const Program&, const StructuredOp& st) {
   if (st.combine.size() != st.results.size()) return "combine components do not match the results";
+  return "";
+}
+
+std::string fold_applicable(const Program& P, const StructuredOp& st) {
+  if (auto why = components_applicable(P, st); !why.empty()) return why;
   if (lane_foldable(P, st)) return "a float reduce of one component (its implementation is reduce.lanes)";
   return "";
 }
 
-std::string scan_applicable(const Program&, const StructuredOp& st) {
-  if (st.combine.size() != st.results.size()) return "combine components do not match the results";
-  return "";
-}
-
 StmtP counted_loop(Program& P, const std::string& name, ExprP lo, ExprP hi, int64_t step, VarId* var) {
-  auto l = make_stmt(StmtKind::Loop);
-  l->var = *var = P.add_var(name, DType::Index, VarRole::Loop);
-  l->lo = std::move(lo);
-  l->hi = std::move(hi);
-  l->step = make_index(step);
-  return l;
+  *var = P.add_var(name, DType::Index, VarRole::Loop);
+  return make_loop(*var, std::move(lo), std::move(hi), make_index(step));
 }
 
 // lanes[j] = combine(lanes[j], x) (the lane's accumulator first, as in the canonical fold). The
@@ -420,7 +413,7 @@ std::vector<Implementation> fold_implementations() {
        expand_reduce_lanes, {{"lanes", 1, 256, 1}, {"block", 0, int64_t{1} << 40, 1}}, "", "lanes",
        {"none", "the source as it is", "L lane accumulators per task (a stack array)", "the result buffer"}},
       {"scan.fold", "scan", "canonical fold along the axis, inclusive/exclusive, forward/reverse (bitwise canonical)",
-       scan_applicable, expand_scan, {}, "", "",
+       components_applicable, expand_scan, {}, "", "",
        {"none", "the source as it is", "one carry per line", "the result buffer, prefix by prefix"}},
   };
 }

@@ -81,11 +81,7 @@ struct Emitter {
   }
   // for i in [0, n): body(i). `unique`: each iteration writes its own result elements.
   void loop(ExprP n, const std::string& name, const std::function<void(ExprP)>& body, bool unique = false) {
-    auto l = make_stmt(StmtKind::Loop, op);
-    l->var = P.add_var(name, DType::Index, VarRole::Loop);
-    l->lo = make_index(0);
-    l->hi = std::move(n);
-    l->step = make_index(1);
+    auto l = make_loop(P.add_var(name, DType::Index, VarRole::Loop), make_index(0), std::move(n), make_index(1), op);
     l->unique_writes = unique;
     ExprP i = make_var(l->var, DType::Index);
     Stmt* raw = l.get();

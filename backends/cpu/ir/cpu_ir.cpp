@@ -223,6 +223,15 @@ StmtP make_stmt(StmtKind k, int32_t op_id) {
   return s;
 }
 
+StmtP make_loop(VarId v, ExprP lo, ExprP hi, ExprP step, int32_t op_id) {
+  auto l = make_stmt(StmtKind::Loop, op_id);
+  l->var = v;
+  l->lo = std::move(lo);
+  l->hi = std::move(hi);
+  l->step = std::move(step);
+  return l;
+}
+
 VarId Program::add_var(std::string name, DType d, VarRole role) {
   Var v;
   v.id = static_cast<VarId>(vars.size());

@@ -257,6 +257,8 @@ struct Stmt {
 };
 
 StmtP make_stmt(StmtKind k, int32_t op_id = kNone);
+// loop v = lo to hi step step.
+StmtP make_loop(VarId v, ExprP lo, ExprP hi, ExprP step, int32_t op_id = kNone);
 
 // The origin of an op id: the KIR op's name and location, for fault messages and dumps.
 struct OpOrigin {

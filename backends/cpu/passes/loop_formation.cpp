@@ -22,12 +22,8 @@ StmtP form(Program& P, Stmt& c) {
   auto root = make_stmt(StmtKind::Block, c.op_id);
   std::vector<StmtP>* cur = &root->body;
   for (size_t k = 0; k < c.coords.size(); ++k) {
-    auto l = make_stmt(StmtKind::Loop, c.op_id);
-    l->var = c.coords[k];
+    auto l = make_loop(c.coords[k], make_index(0), c.extents[k], make_index(1), c.op_id);
     P.var(c.coords[k]).role = VarRole::Loop;
-    l->lo = make_index(0);
-    l->hi = c.extents[k];
-    l->step = make_index(1);
     l->unique_writes = identity_index(c);
     if (k == 0) l->outputs = {c.buf};
     Stmt* raw = l.get();
