@@ -219,6 +219,13 @@ kernel @mm(%a: In<f32[M, P, Q]>, %b: In<f32[P, Q, N]>, %c: Out<f32[M, N]>) {
                                                   {"b", btest::view(DType::F32, {5, 9, 18}, random_values(810, 22))},
                                                   {"c", btest::view(DType::F32, {7, 18})}};
   for (const auto& row : runnable_rows()) run_row(*m, row, args);
+  // No packing kernel takes a flattened k: the panels are packed by loops of the CPU IR, the
+  // flat k split back into (p, q) by floordiv and rem.
+  const std::string after = btest::ir_after(*m, "mm", "portable-4x4", "expand");
+  INFO(after);
+  CHECK(after.find("kernel pack.") == std::string::npos);
+  CHECK(after.find("loop %jp = 0 to floordiv.index(add.index(%nc, 3), 4) step 1") != std::string::npos);
+  CHECK(after.find("rem.index(add.index(%pc, %kk") != std::string::npos);
 }
 
 TEST_CASE("packed contract: its expansion is real CPU IR (golden)", "[C7][C11]") {
@@ -234,18 +241,11 @@ TEST_CASE("packed contract: its expansion is real CPU IR (golden)", "[C7][C11]")
       "loop %jc = %n0 to %n1 step 1024",
       "loop %pc = 0 to %K step 128",
       "let %kc = min.index(128, sub.index(%K, %pc))",
-      "loop %jp = 0 to floordiv.index(add.index(%nc, 3), 4) step 1",
-      "let %width#47 = min.index(4, sub.index(%nc, mul.index(%jp, 4)))",
-      "loop %kk#43 = 0 to %kc step 1",
-      "loop %jj = 0 to %width#47 step 1",
-      "store %acc_bpanel#16[add.index(mul.index(add.index(mul.index(%jp, %kc), %kk#43), 4), %jj)] = load "
-      "%bv#11[add.index(%pc, %kk#43), add.index(%jc, add.index(mul.index(%jp, 4), %jj))]",
-      "loop %kz#46 = 0 to %kc step 1",
-      "loop %pad#45 = %width#47 to 4 step 1",
-      "store %acc_bpanel#16[add.index(mul.index(add.index(mul.index(%jp, %kc), %kz#46), 4), %pad#45)] = 0:f32",
-      // A is row-major [M, K]: its panel is packed along k, the contiguous axis, innermost.
-      "loop %ii = 0 to %width#54 step 1",
+      // Both operands are packed by the catalog's packing kernel: B's block [pc, jc] of nc x kc
+      // (free axis 1, k axis 0), A's block [ic, pc] of mc x kc (free axis 0, k axis 1).
+      "kernel pack.f32.f32.w4 %acc_bpanel#16[0] (load %bv#11[%pc, %jc], 1, 0, %nc, %kc, %kc)",
       "loop %ic = %m0 to %m1 step 64",
+      "kernel pack.f32.f32.w4 %acc_apanel#15[0] (load %av#10[%ic, %pc], 0, 1, %mc, %kc, %kc)",
       "kernel gemm.f32.portable.4x4 %acc#12[add.index(%ic, %ir), add.index(%jc, %jr)] (load "
       "%acc_apanel#15[mul.index(%ir, %kc)], load %acc_bpanel#16[mul.index(%jr, %kc)], %kc, min.index(4, "
       "sub.index(%mc, %ir)), min.index(4, sub.index(%nc, %jr)), eq.index(%pc, 0))",
@@ -254,6 +254,7 @@ TEST_CASE("packed contract: its expansion is real CPU IR (golden)", "[C7][C11]")
     INFO(g << "\n---\n" << after);
     CHECK(after.find(g) != std::string::npos);
   }
+  CHECK(source.find("kir_uk::pack<4, 1>(&") != std::string::npos);
   CHECK(source.find("kir_uk::gemm_portable<float, 4, 4>(") != std::string::npos);
 }
 

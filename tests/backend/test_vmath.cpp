@@ -1,4 +1,4 @@
-// The vectorizable math of generated kernels (rt/kir_vmath.h: exp, exp2) is correctly rounded: bit for bit
+// The vectorizable math of generated kernels (rt/kir_vmath.h: exp, exp2, erf, tanh) is correctly rounded: bit for bit
 // the numerics library's result (an independent evaluation: a double-precision fast path with a
 // proved error bound, MPFR when the bound cannot decide). The default run checks the special
 // values, the range edges and an evenly spread sample of every 4099th f32 bit pattern, directly
@@ -32,6 +32,8 @@ struct Fn {
 };
 const Fn kExpFn{"exp", num::MathFn::Exp, kir_vmath::exp_f32};
 const Fn kExp2Fn{"exp2", num::MathFn::Exp2, kir_vmath::exp2_f32};
+const Fn kErfFn{"erf", num::MathFn::Erf, kir_vmath::erf_f32};
+const Fn kTanhFn{"tanh", num::MathFn::Tanh, kir_vmath::tanh_f32};
 
 // The f32 bit patterns [lo, hi) with `step`, split over two threads; returns the mismatches
 // (the first few reported).
@@ -60,10 +62,10 @@ uint64_t check_range(const Fn& f, uint64_t lo, uint64_t hi, uint64_t step) {
 
 uint32_t bits(float x) { return std::bit_cast<uint32_t>(x); }
 
-// @v<fn>: z = fn(x) element by element, for fn in exp, exp2.
+// @v<fn>: z = fn(x) element by element, for fn in exp, exp2, erf, tanh.
 std::string pointwise_kernels() {
   std::string text;
-  for (const char* fn : {"exp", "exp2"})
+  for (const char* fn : {"exp", "exp2", "erf", "tanh"})
     text += std::string("kernel @v") + fn + R"((%x: In<f32[N]>, %z: Out<f32[N]>) {
   %zero = const() {value = 0} : index
   %n = dim(%x) {axis = 0} : index
@@ -95,10 +97,43 @@ TEST_CASE("vector exp/exp2 f32: special values and the edges of their ranges are
       CHECK(f->got(bits(x)) == f->expected(bits(x)));
     }
   // A signaling NaN input gives the canonical quiet NaN.
-  for (const Fn* f : {&kExpFn, &kExp2Fn}) {
+  for (const Fn* f : {&kExpFn, &kExp2Fn, &kErfFn, &kTanhFn}) {
     CHECK(f->got(0x7f800001u) == 0x7fc00000u);
     CHECK(f->got(0xff800001u) == 0x7fc00000u);
   }
+}
+
+TEST_CASE("vector erf/tanh f32: special values, the interval edges and saturation are correctly rounded", "[C6][L4.3]") {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (const Fn* f : {&kErfFn, &kTanhFn})
+    for (float x : {0.0f, -0.0f, inf, -inf, nan, -nan, 1.0f, -1.0f, 0x1p-149f, -0x1p-149f, 0x1p-126f, 0x1p-60f, 1e-10f,
+                    // erf: its series/Taylor switch at 1/8, interval edges, 4 (erf rounds to 1 from 3.92)
+                    0.125f, 0x1.fffffep-4f, 0.25f, 0.375f, 3.875f, 0x1.fffffep1f, 4.0f, 3.9192f, 3.92f, -3.92f,
+                    // tanh: its series switch at 1/32, 9.1 (tanh rounds to 1 from 9.01)
+                    0.03125f, 0x1.fffffep-6f, 9.0f, 9.0109f, 9.02f, 9.1f, 0x1.233332p3f, -9.1f, 20.0f, 1e30f, -1e30f,
+                    std::numeric_limits<float>::max(), -std::numeric_limits<float>::max()}) {
+      INFO(f->name << "(" << x << ")");
+      CHECK(f->got(bits(x)) == f->expected(bits(x)));
+    }
+  // Known values: erf(1) = 0.8427007929497149 -> 0x3f57bb3d; tanh(1) = 0.7615941559557649 -> 0x3f42f7d6;
+  // erf(x) = 2x/sqrt(pi) (1 - x^2/3) for tiny x: erf(2^-60) = 1.1283791670955126 * 2^-60 -> 0x21906ebb.
+  CHECK(kErfFn.got(bits(1.0f)) == 0x3f57bb3du);
+  CHECK(kTanhFn.got(bits(1.0f)) == 0x3f42f7d6u);
+  CHECK(kErfFn.got(bits(0x1p-60f)) == 0x21906ebbu);
+  CHECK(kTanhFn.got(bits(0x1p-60f)) == bits(0x1p-60f));
+  CHECK(kErfFn.got(bits(-5.0f)) == bits(-1.0f));
+  CHECK(kTanhFn.got(bits(-10.0f)) == bits(-1.0f));
+}
+
+TEST_CASE("vector erf/tanh f32: every 4099th f32 input, and dense ranges, are correctly rounded", "[C6][L4.3]") {
+  for (const Fn* f : {&kErfFn, &kTanhFn}) {
+    INFO(f->name);
+    CHECK(check_range(*f, 0, uint64_t{1} << 32, 4099) == 0);
+    CHECK(check_range(*f, bits(0.0625f), bits(0.0625f) + 300000, 1) == 0);
+    CHECK(check_range(*f, bits(-1.0f), bits(-1.0f) + 300000, 1) == 0);
+  }
+  CHECK(check_range(kErfFn, bits(3.5f), bits(4.25f), 1) == 0);
+  CHECK(check_range(kTanhFn, bits(8.75f), bits(9.25f), 1) == 0);
 }
 
 TEST_CASE("vector exp/exp2 f32: every 4099th f32 input, and dense ranges, are correctly rounded", "[C6][L4.3]") {
@@ -120,7 +155,12 @@ TEST_CASE("vector exp/exp2 f32: all 2^32 inputs are correctly rounded", "[.exhau
   CHECK(check_range(kExp2Fn, 0, uint64_t{1} << 32, 1) == 0);
 }
 
-TEST_CASE("vector exp/exp2 f32: a generated kernel's vectorized loop agrees with the interpreter", "[C6][C7]") {
+TEST_CASE("vector erf/tanh f32: all 2^32 inputs are correctly rounded", "[.exhaustive][C6]") {
+  CHECK(check_range(kErfFn, 0, uint64_t{1} << 32, 1) == 0);
+  CHECK(check_range(kTanhFn, 0, uint64_t{1} << 32, 1) == 0);
+}
+
+TEST_CASE("vector math f32: a generated kernel's vectorized loop agrees with the interpreter", "[C6][C7]") {
   auto m = btest::load(pointwise_kernels());
   std::vector<double> xs;
   for (int i = -1600; i <= 1600; ++i) xs.push_back(i / 10.0 + i * 1e-4);
@@ -130,10 +170,10 @@ TEST_CASE("vector exp/exp2 f32: a generated kernel's vectorized loop agrees with
   xs.push_back(-std::numeric_limits<double>::infinity());
   xs.push_back(std::nan(""));
   const auto n = static_cast<int64_t>(xs.size());
-  for (const char* k : {"vexp", "vexp2"}) {
+  for (const char* k : {"vexp", "vexp2", "verf", "vtanh"}) {
     INFO(k);
     auto out = btest::differential(*m, k, {{"x", btest::view(DType::F32, {n}, xs)}, {"z", btest::view(DType::F32, {n})}});
-    CHECK(btest::values(btest::out_view(out, "z"))[1600] == 1.0);
+    CHECK(btest::values(btest::out_view(out, "z"))[1600] == (k[1] == 'e' && k[2] == 'x' ? 1.0 : 0.0));
     auto src = cpu::compile_to_source(*m, k, btest::options());
     CHECK(src.source.find(std::string("kir_vmath::") + (k + 1) + "_f32(") != std::string::npos);
   }

@@ -1,35 +1,43 @@
 // The packed contract implementations (checklist C6, C7, C11): BLIS's five loops around a
-// register-blocked micro-kernel, for the dense f32/f64 matrix product (matmul_form). Per task
-// tile of the result (task_m x task_n, the row's shared bindings) the expansion builds:
+// register-blocked micro-kernel, for the dense matrix product of two kinds — f32/f64
+// (matmul_form) and i8/u8 operands into i32 (int8_matmul_form). Per task tile of the result
+// (task_m x task_n, the row's shared bindings) the expansion builds:
 //
 //   for jc in [n0, n1) step NC:                      nc = min(NC, n1 - jc)
 //     for pc in [0, K) step KC:                      kc = min(KC, K - pc)
 //       pack B[pc.., jc..] into Bp: kc x NR micro-panels, k-major, zero beyond nc
 //       for ic in [m0, m1) step MC:                  mc = min(MC, m1 - ic)
 //         pack A[ic.., pc..] into Ap: MR x kc micro-panels, k-major, zero beyond mc
-//         for jr, ir over the micro-tiles: kernel gemm.<dt>.<isa>.<MR>x<NV>(C[ic + ir, jc + jr])
+//         for jr, ir over the micro-tiles: kernel gemm.<form>.<isa>.<MR>x<NV>(C[ic + ir, jc + jr])
 //
 // Packing reads the operands through ordinary loads at any layout (strides, transposes, several
-// reduce pairs flattened row-major), converting them exactly into the accumulator dtype; the
-// panels are Scratch buffers the tasks own. Every element of C is one accumulator taken through
-// the terms in row-major order over the reduce pairs with one fma per term, starting at -0
-// (the "sequential-fused" order, a legal order of the contract: each product exact inside an
-// fma, every addition rounded once); no terms give +0. The micro-kernel is the catalog's
-// (ir/ukernels.h) for the ISA the implementation names.
+// reduce pairs flattened row-major); the panels are Scratch buffers the tasks own.
+//
+// Float: the panels hold the operands converted exactly into the accumulator dtype. Every
+// element of C is one accumulator taken through the terms in row-major order over the reduce
+// pairs with one fma per term, starting at -0 (the "sequential-fused" order, a legal order of
+// the contract: each product exact inside an fma, every addition rounded once); no terms give +0.
+//
+// Integer (i8 x i8 or u8 x u8 into i32): the micro-kernel multiplies u8 by i8 (VNNI's vpdpbusd),
+// so an i8 lhs is packed as a + 128 (oa = 128) and a u8 rhs as b - 128 (ob = -128), k in groups
+// of four. Over one KC block, sum (a + oa)(b + ob) = sum ab + oa sum_k b + ob sum_k a + kc oa ob
+// (the last term is 0: the operands share their dtype, so one offset is 0), so the kernel adds
+// the row terms -ob sum_k a and the column terms -oa sum_k b, computed from the operands beside
+// the packing. All of it is modulo 2^32, where integer contracts wrap: the value is the
+// contract's exact one, in any order.
+//
+// The micro-kernels are the catalog's (ir/ukernels.h) for the ISA the implementation names.
 #include "backends/cpu/impl/registry.h"
 #include "backends/cpu/ir/ukernels.h"
 
 namespace kir::cpu {
 
-std::string matmul_form(const Program& P, const StructuredOp& st) {
+namespace {
+// A dense matrix product: no batch pairs, and each operand with exactly one free axis.
+std::string matrix_product_shape(const Program& P, const StructuredOp& st) {
   if (st.kind != "contract") return "not a contract";
-  if (st.acc != DType::F32 && st.acc != DType::F64)
-    return "the accumulator is " + std::string(name(st.acc)) + ", not f32 or f64";
   const Buffer& L = P.buf(st.operands[0]);
   const Buffer& R = P.buf(st.operands[1]);
-  if (!embeds(L.dtype, st.acc) || !embeds(R.dtype, st.acc))
-    return "an operand (" + std::string(name(L.dtype)) + ", " + std::string(name(R.dtype)) + ") does not embed in " +
-           std::string(name(st.acc));
   auto it = st.attrs.find("batch");
   if (it != st.attrs.end() && !it->second.int_pairs().empty()) return "batch pairs (the packed form has none)";
   auto red = st.attrs.find("reduce");
@@ -37,6 +45,30 @@ std::string matmul_form(const Program& P, const StructuredOp& st) {
   if (L.shape.size() != nred + 1 || R.shape.size() != nred + 1)
     return "an operand has no or several free axes (lhs rank " + std::to_string(L.shape.size()) + ", rhs rank " +
            std::to_string(R.shape.size()) + ", " + std::to_string(nred) + " reduce pairs)";
+  return "";
+}
+bool byte_int(DType d) { return d == DType::I8 || d == DType::U8; }
+}  // namespace
+
+std::string matmul_form(const Program& P, const StructuredOp& st) {
+  if (std::string why = matrix_product_shape(P, st); !why.empty()) return why;
+  if (st.acc != DType::F32 && st.acc != DType::F64)
+    return "the accumulator is " + std::string(name(st.acc)) + ", not f32 or f64";
+  const Buffer& L = P.buf(st.operands[0]);
+  const Buffer& R = P.buf(st.operands[1]);
+  if (!embeds(L.dtype, st.acc) || !embeds(R.dtype, st.acc))
+    return "an operand (" + std::string(name(L.dtype)) + ", " + std::string(name(R.dtype)) + ") does not embed in " +
+           std::string(name(st.acc));
+  return "";
+}
+
+std::string int8_matmul_form(const Program& P, const StructuredOp& st) {
+  if (std::string why = matrix_product_shape(P, st); !why.empty()) return why;
+  if (st.acc != DType::I32) return "the accumulator is " + std::string(name(st.acc)) + ", not i32";
+  const DType a = P.buf(st.operands[0]).dtype, b = P.buf(st.operands[1]).dtype;
+  if (!byte_int(a) || a != b) return "the operands (" + std::string(name(a)) + ", " + std::string(name(b)) + ") are not both i8 or both u8";
+  auto red = st.attrs.find("reduce");
+  if (red == st.attrs.end() || red->second.int_pairs().size() != 1) return "not exactly one reduce pair";
   return "";
 }
 
@@ -50,15 +82,15 @@ struct Isa {
 
 GemmUKernel ukernel_of(const Isa& isa, const StructuredOp& st) {
   GemmUKernel g;
-  g.dtype = st.acc;
+  g.dtype = st.acc;  // f32, f64, or i32 (u8 x i8 panels)
   g.isa = isa.name;
   g.mr = static_cast<int>(param(st, "mr"));
   g.nv = static_cast<int>(param(st, "nv"));
   return g;
 }
 
-std::string packed_applicable(const Isa& isa, const Program& P, const StructuredOp& st) {
-  if (std::string why = matmul_form(P, st); !why.empty()) return why;
+std::string packed_applicable(const Isa& isa, bool integer, const Program& P, const StructuredOp& st) {
+  if (std::string why = integer ? int8_matmul_form(P, st) : matmul_form(P, st); !why.empty()) return why;
   const int64_t mr = param(st, "mr"), nv = param(st, "nv");
   // Accumulators, one B vector per column vector and the broadcast A element.
   if (isa.name != "portable" && mr * nv + nv + 1 > isa.registers)
@@ -77,6 +109,7 @@ struct Ctx {
   size_t lfree = 0, rfree = 0;  // the free axis of each operand
   std::vector<ExprP> red_ext;   // extents of the reduce pairs (lhs side)
   ExprP M, N, K;
+  int64_t oa = 0, ob = 0;       // integer form: the offsets packing adds to A and B
 
   ExprP idx(int64_t v) const { return make_index(v); }
   ExprP var(VarId v) const { return make_var(v, DType::Index); }
@@ -96,6 +129,10 @@ struct Ctx {
   // The operand element at free index `f` and flattened reduce index `k` (row-major over the
   // reduce pairs, first pair outermost), converted exactly into the accumulator dtype.
   ExprP operand(int side, ExprP f, ExprP k) const {
+    ExprP x = raw_operand(side, std::move(f), std::move(k));
+    return x->dtype == st.acc ? x : make_cast(x, st.acc);
+  }
+  ExprP raw_operand(int side, ExprP f, ExprP k) const {
     const Buffer& B = P.buf(st.operands[static_cast<size_t>(side)]);
     std::vector<ExprP> at(B.shape.size());
     at[side == 0 ? lfree : rfree] = std::move(f);
@@ -109,8 +146,7 @@ struct Ctx {
         rest = div(rest, red_ext[j]);
       }
     }
-    ExprP x = make_load(B.id, B.dtype, std::move(at));
-    return B.dtype == st.acc ? x : make_cast(x, st.acc);
+    return make_load(B.id, B.dtype, std::move(at));
   }
 
   // pack[(p * kc + kk) * W + w] = operand(side, base + p * W + w, pc + kk) for p < ceil(n / W),
@@ -149,6 +185,41 @@ struct Ctx {
     lp->body.push_back(std::move(lkz));
     return lp;
   }
+
+  StmtP store(BufId b, ExprP at, ExprP v) const {
+    auto st_ = make_stmt(StmtKind::Store, kNone);
+    st_->buf = b;
+    st_->index = {std::move(at)};
+    st_->value = std::move(v);
+    return st_;
+  }
+
+  // A packing kernel of the catalog (pack.<src>.<panel>.w<W>) for the n x kc block of operand
+  // `side` from free index `base` and k `pc`, into `pack_buf`; the integer form also writes
+  // `terms` = factor * the sums over k (see the header).
+  StmtP pack_kernel(BufId pack_buf, int side, ExprP base, ExprP n, ExprP pc, ExprP kc, ExprP kcp, int64_t W, BufId terms,
+                    int64_t factor) const {
+    const Buffer& B = P.buf(st.operands[static_cast<size_t>(side)]);
+    const PackUKernel k{B.dtype, side == 0 ? uk.a_panel() : uk.b_panel(), static_cast<int>(W)};
+    auto ks = make_stmt(StmtKind::Kernel, s.op_id);
+    ks->op = k.name();
+    ks->buf = pack_buf;
+    ks->index = {idx(0)};
+    const auto& pair = reduce.front();
+    ks->detail = {raw_operand(side, std::move(base), std::move(pc)), idx(static_cast<int64_t>(side == 0 ? lfree : rfree)),
+                  idx(side == 0 ? pair.first : pair.second), std::move(n), std::move(kc), std::move(kcp)};
+    if (uk.integer()) {
+      ks->detail.push_back(make_load(terms, DType::I32, {idx(0)}));
+      ks->detail.push_back(make_const(DType::I32, static_cast<uint32_t>(static_cast<int32_t>(factor))));
+    }
+    return ks;
+  }
+  // Whether operand `side` is packed by a kernel (one reduce pair, a conversion the catalog
+  // has); otherwise by the loops of pack().
+  bool kernel_packs(int side) const {
+    return reduce.size() == 1 &&
+           packable(P.buf(st.operands[static_cast<size_t>(side)]).dtype, side == 0 ? uk.a_panel() : uk.b_panel());
+  }
 };
 
 std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
@@ -170,6 +241,11 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
   c.M = L.shape[c.lfree];
   c.N = R.shape[c.rfree];
   c.K = K;
+  const bool integer = c.uk.integer();
+  if (integer) {
+    c.oa = L.dtype == DType::I8 ? 128 : 0;
+    c.ob = R.dtype == DType::U8 ? -128 : 0;
+  }
   const int64_t MR = c.uk.mr, NR = c.uk.nr();
   const int64_t MC = std::max(param(st, "mc") / MR, int64_t{1}) * MR;
   const int64_t NC = std::max(param(st, "nc") / NR, int64_t{1}) * NR;
@@ -209,38 +285,59 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
   VarId m1 = c.let(tb, "m1", c.min(index_add(c.var(m0), c.var(TM)), c.M));
   VarId n1 = c.let(tb, "n1", c.min(index_add(c.var(n0), c.var(TN)), c.N));
 
-  auto panel = [&](const std::string& n, ExprP rows, int64_t unit) {
+  // A panel holds whole micro-panels of `unit` rows by at most KC k (rounded up to the group);
+  // `depth` 0 makes a vector of one element per row (the integer form's correction terms).
+  auto panel = [&](const std::string& n, DType dt, ExprP rows, int64_t unit, bool depth) {
     Buffer b;
     b.name = n;
     b.kind = BufKind::Scratch;
-    b.dtype = st.acc;
-    b.shape = {index_mul(index_mul(c.ceil_div(std::move(rows), unit), c.idx(unit)), c.min(c.idx(KC), c.max(c.K, c.idx(1))))};
+    b.dtype = dt;
+    const int64_t G = c.uk.group();
+    ExprP whole = index_mul(c.ceil_div(std::move(rows), unit), c.idx(unit));
+    b.shape = {depth ? index_mul(whole, index_mul(c.ceil_div(c.min(c.idx(KC), c.max(c.K, c.idx(1))), G), c.idx(G))) : whole};
     return P.add_buffer(std::move(b));
   };
-  const BufId Ap = panel(P.buf(C).name + "_apanel", c.min(c.idx(MC), index_sub(c.var(m1), c.var(m0))), MR);
-  const BufId Bp = panel(P.buf(C).name + "_bpanel", c.min(c.idx(NC), index_sub(c.var(n1), c.var(n0))), NR);
+  ExprP a_rows = c.min(c.idx(MC), index_sub(c.var(m1), c.var(m0)));
+  ExprP b_cols = c.min(c.idx(NC), index_sub(c.var(n1), c.var(n0)));
+  const std::string cn = P.buf(C).name;
+  const BufId Ap = panel(cn + "_apanel", c.uk.a_panel(), a_rows, MR, true);
+  const BufId Bp = panel(cn + "_bpanel", c.uk.b_panel(), b_cols, NR, true);
+  const BufId Ar = integer ? panel(cn + "_rowterms", DType::I32, a_rows, MR, false) : kNone;
+  const BufId Bc = integer ? panel(cn + "_colterms", DType::I32, b_cols, NR, false) : kNone;
 
   VarId jc = c.loop_var("jc"), pc = c.loop_var("pc"), ic = c.loop_var("ic"), jr = c.loop_var("jr"), ir = c.loop_var("ir");
   auto ljc = c.loop(jc, c.var(n0), c.var(n1), c.idx(NC));
   VarId nc = c.let(ljc->body, "nc", c.min(c.idx(NC), index_sub(c.var(n1), c.var(jc))));
   auto lpc = c.loop(pc, c.idx(0), c.K, c.idx(KC));
   VarId kc = c.let(lpc->body, "kc", c.min(c.idx(KC), index_sub(c.K, c.var(pc))));
-  lpc->body.push_back(c.pack(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), NR, b_k_inner));
+  // The k extent of a micro-panel: kc, rounded up to the group of the integer form.
+  VarId kcp = integer ? c.let(lpc->body, "kcp", index_mul(c.ceil_div(c.var(kc), 4), c.idx(4))) : kc;
   auto lic = c.loop(ic, c.var(m0), c.var(m1), c.idx(MC));
   VarId mc = c.let(lic->body, "mc", c.min(c.idx(MC), index_sub(c.var(m1), c.var(ic))));
-  lic->body.push_back(c.pack(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), MR, a_k_inner));
+  // Integer form: the column terms -oa * sum_k b come with B's panel, the row terms -ob * sum_k a
+  // with A's (the header).
+  lpc->body.push_back(c.kernel_packs(1)
+                          ? c.pack_kernel(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), c.var(kcp), NR, Bc, -c.oa)
+                          : c.pack(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), NR, b_k_inner));
+  lic->body.push_back(c.kernel_packs(0)
+                          ? c.pack_kernel(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), c.var(kcp), MR, Ar, -c.ob)
+                          : c.pack(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), MR, a_k_inner));
   auto ljr = c.loop(jr, c.idx(0), c.var(nc), c.idx(NR));
   auto lir = c.loop(ir, c.idx(0), c.var(mc), c.idx(MR));
   auto k = make_stmt(StmtKind::Kernel, s.op_id);
   k->op = c.uk.name();
   k->buf = C;
   k->index = {index_add(c.var(ic), c.var(ir)), index_add(c.var(jc), c.var(jr))};
-  k->detail = {make_load(Ap, st.acc, {index_mul(c.var(ir), c.var(kc))}),  // ir / MR micro-panels of MR x kc
-               make_load(Bp, st.acc, {index_mul(c.var(jr), c.var(kc))}),
+  k->detail = {make_load(Ap, c.uk.a_panel(), {index_mul(c.var(ir), c.var(kcp))}),  // ir / MR micro-panels of MR x kcp
+               make_load(Bp, c.uk.b_panel(), {index_mul(c.var(jr), c.var(kcp))}),
                c.var(kc),
                c.min(c.idx(MR), index_sub(c.var(mc), c.var(ir))),
                c.min(c.idx(NR), index_sub(c.var(nc), c.var(jr))),
                make_compare("eq", c.var(pc), c.idx(0))};
+  if (integer) {
+    k->detail.push_back(make_load(Ar, DType::I32, {c.var(ir)}));
+    k->detail.push_back(make_load(Bc, DType::I32, {c.var(jr)}));
+  }
   lir->body.push_back(std::move(k));
   ljr->body.push_back(std::move(lir));
   lic->body.push_back(std::move(ljr));
@@ -267,24 +364,30 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
   return out;
 }
 
-Implementation packed(const Isa& isa) {
+Implementation packed(const Isa& isa, bool integer) {
   Implementation impl;
-  impl.name = "contract.packed." + isa.name;
+  impl.name = (integer ? "contract.packed_i8." : "contract.packed.") + isa.name;
   impl.computation = "contract";
   impl.contract =
-      "per element one accumulator through the terms in row-major order over the reduce pairs, one fma per term, "
-      "starting at -0 (a legal order: products exact inside the fma, every addition rounded once); no terms give +0";
-  impl.applicable = [isa](const Program& P, const StructuredOp& st) { return packed_applicable(isa, P, st); };
+      integer ? "the exact sum of products modulo 2^32 (integer contracts wrap, so every order gives it); no terms give 0"
+              : "per element one accumulator through the terms in row-major order over the reduce pairs, one fma per term, "
+                "starting at -0 (a legal order: products exact inside the fma, every addition rounded once); no terms give +0";
+  impl.applicable = [isa, integer](const Program& P, const StructuredOp& st) {
+    return packed_applicable(isa, integer, P, st);
+  };
   impl.expand = [isa](Program& P, const Stmt& s) { return expand_packed(isa, P, s); };
   impl.params = {{"mr", 1, 16, 1, false},      {"nv", 1, isa.name == "portable" ? 16 : 8, 1, false},
                  {"task_m", 0, 1 << 30, 1, true}, {"task_n", 0, 1 << 30, 1, true},
                  {"mc", 1, 1 << 20, 1, true},    {"nc", 1, 1 << 24, 1, true},
                  {"kc", 1, 1 << 16, 1, true}};
   impl.capability = isa.capability;
-  impl.order = "sequential-fused";
+  impl.order = integer ? "" : "sequential-fused";
   impl.needs = {"task tiles task_m x task_n, blocks NC x KC x MC (BLIS order jc, pc, ic)",
-                "A packed into MR-row micro-panels, B into NR-column micro-panels, k-major, zero-padded",
-                "two panels per task (MC x KC and KC x NC elements of the accumulator dtype), owned by the task",
+                integer ? "A packed as u8 (i8 + 128) into MR-row micro-panels, B as i8 (u8 - 128) into NR-column "
+                          "micro-panels, k in groups of four, zero-padded"
+                        : "A packed into MR-row micro-panels, B into NR-column micro-panels, k-major, zero-padded",
+                integer ? "two panels and two i32 term vectors per task, owned by the task"
+                        : "two panels per task (MC x KC and KC x NC elements of the accumulator dtype), owned by the task",
                 "the result buffer, MR x NR blocks written by the micro-kernel"};
   return impl;
 }
@@ -292,7 +395,9 @@ Implementation packed(const Isa& isa) {
 }  // namespace
 
 std::vector<Implementation> packed_contract_implementations() {
-  return {packed({"avx512", "avx512f", 32}), packed({"avx2", "avx2", 16}), packed({"portable", "", 0})};
+  return {packed({"avx512", "avx512f", 32}, false), packed({"avx2", "avx2", 16}, false),
+          packed({"portable", "", 0}, false), packed({"avx512", "avx512_vnni", 32}, true),
+          packed({"portable", "", 0}, true)};
 }
 
 }  // namespace kir::cpu

@@ -87,7 +87,10 @@ ExprP sum_result(ExprP acc, ExprP term_count);
 // The typed computation kind of a contract the packed implementations realize (contract_packed
 // .cpp): a float accumulator of f32 or f64 into which both operands embed exactly, and each
 // operand with exactly one free axis (neither batch nor reduced). "" when `st` is of that kind,
-// otherwise why not. contract.sequential realizes every other contract.
+// otherwise why not. contract.sequential realizes every contract of neither kind.
 std::string matmul_form(const Program& P, const StructuredOp& st);
+// The integer kind the packed implementations realize: i8/u8 operands into an i32 accumulator,
+// the same shape rules (contract.packed_i8.*).
+std::string int8_matmul_form(const Program& P, const StructuredOp& st);
 
 }  // namespace kir::cpu

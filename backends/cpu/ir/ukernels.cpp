@@ -11,21 +11,22 @@ int GemmUKernel::lanes() const {
 }
 
 std::string GemmUKernel::name() const {
-  return "gemm." + std::string(kir::name(dtype)) + "." + isa + "." + std::to_string(mr) + "x" + std::to_string(nv);
+  return "gemm." + std::string(integer() ? "u8i8" : kir::name(dtype)) + "." + isa + "." + std::to_string(mr) + "x" + std::to_string(nv);
 }
 
 std::string GemmUKernel::capability() const {
-  if (isa == "avx512") return "avx512f";
+  if (isa == "avx512") return integer() ? "avx512_vnni" : "avx512f";
   if (isa == "avx2") return "avx2";
   return "";
 }
 
 std::optional<GemmUKernel> parse_gemm_ukernel(const std::string& op) {
-  static const std::regex re(R"(gemm\.(f32|f64)\.(avx512|avx2|portable)\.([0-9]+)x([0-9]+))");
+  static const std::regex re(R"(gemm\.(f32|f64|u8i8)\.(avx512|avx2|portable)\.([0-9]+)x([0-9]+))");
   std::smatch m;
   if (!std::regex_match(op, m, re)) return std::nullopt;
   GemmUKernel g;
-  g.dtype = m[1] == "f32" ? DType::F32 : DType::F64;
+  g.dtype = m[1] == "f32" ? DType::F32 : m[1] == "f64" ? DType::F64 : DType::I32;
+  if (g.integer() && m[2] == "avx2") return std::nullopt;
   g.isa = m[2];
   g.mr = std::stoi(m[3]);
   g.nv = std::stoi(m[4]);
@@ -33,19 +34,80 @@ std::optional<GemmUKernel> parse_gemm_ukernel(const std::string& op) {
   return g;
 }
 
+std::string PackUKernel::name() const {
+  return "pack." + std::string(kir::name(src)) + "." + std::string(kir::name(panel)) + ".w" + std::to_string(w);
+}
+
+bool packable(DType src, DType panel) {
+  switch (panel) {
+    case DType::F32: return src == DType::F32 || src == DType::F16 || src == DType::BF16;
+    case DType::F64: return src == DType::F64 || src == DType::F32;
+    case DType::U8:
+    case DType::I8: return src == DType::U8 || src == DType::I8;
+    default: return false;
+  }
+}
+
+std::optional<PackUKernel> parse_pack_ukernel(const std::string& op) {
+  static const std::regex re(R"(pack\.([a-z0-9]+)\.([a-z0-9]+)\.w([0-9]+))");
+  std::smatch m;
+  if (!std::regex_match(op, m, re)) return std::nullopt;
+  auto src = parse_dtype(m[1].str()), panel = parse_dtype(m[2].str());
+  if (!src || !panel || !packable(*src, *panel)) return std::nullopt;
+  PackUKernel k{*src, *panel, std::stoi(m[3])};
+  if (k.w < 1 || k.w > 256) return std::nullopt;
+  return k;
+}
+
+namespace {
+
+bool scratch_element(const Program& p, const Expr& e, DType d) {
+  return e.kind == ExprKind::Load && e.dtype == d && p.buf(e.buf).kind == BufKind::Scratch;
+}
+
+std::string check_pack_call(const Program& p, const Stmt& s, const PackUKernel& k) {
+  const Buffer& panel = p.buf(s.buf);
+  if (panel.kind != BufKind::Scratch || panel.dtype != k.panel || panel.shape.size() != 1 || s.index.size() != 1)
+    return "Kernel " + s.op + " writes " + panel.name + ", not a rank-1 " + std::string(name(k.panel)) + " scratch panel";
+  const size_t args = k.integer() ? 8 : 6;
+  if (s.detail.size() != args)
+    return "Kernel " + s.op + " takes " + std::to_string(args) + " detail arguments, not " + std::to_string(s.detail.size());
+  const Expr& src = *s.detail[0];
+  if (src.kind != ExprKind::Load || src.dtype != k.src)
+    return "Kernel " + s.op + " source is not an element of a " + std::string(name(k.src)) + " buffer";
+  const size_t rank = p.buf(src.buf).shape.size();
+  auto fa = const_index(s.detail[1]), ka = const_index(s.detail[2]);
+  if (!fa || !ka || *fa < 0 || *ka < 0 || static_cast<size_t>(*fa) >= rank || static_cast<size_t>(*ka) >= rank || *fa == *ka)
+    return "Kernel " + s.op + " needs two distinct constant axes of its rank-" + std::to_string(rank) + " source";
+  for (size_t i = 3; i < 6; ++i)
+    if (!is_integer(s.detail[i]->dtype)) return "Kernel " + s.op + " n/kc/kcp is not an integer";
+  if (k.integer() && (!scratch_element(p, *s.detail[6], DType::I32) || s.detail[7]->dtype != DType::I32))
+    return "Kernel " + s.op + " terms are not an i32 scratch element and an i32 factor";
+  return "";
+}
+
+}  // namespace
+
 std::string check_kernel_call(const Program& p, const Stmt& s) {
+  if (s.buf < 0 || static_cast<size_t>(s.buf) >= p.bufs.size()) return "Kernel " + s.op + " writes no buffer";
+  if (auto k = parse_pack_ukernel(s.op)) return check_pack_call(p, s, *k);
   auto g = parse_gemm_ukernel(s.op);
   if (!g) return "unknown micro-kernel `" + s.op + "`";
-  if (s.buf < 0 || static_cast<size_t>(s.buf) >= p.bufs.size()) return "Kernel " + s.op + " writes no buffer";
   const Buffer& c = p.buf(s.buf);
   if (c.dtype != g->dtype) return "Kernel " + s.op + " writes " + std::string(name(c.dtype)) + " buffer " + c.name;
   if (c.shape.size() != 2 || s.index.size() != 2) return "Kernel " + s.op + " needs a rank-2 C block and two indices";
-  if (s.detail.size() != 6) return "Kernel " + s.op + " takes 6 detail arguments, not " + std::to_string(s.detail.size());
-  for (int k = 0; k < 2; ++k) {
-    const Expr& e = *s.detail[static_cast<size_t>(k)];
-    if (e.kind != ExprKind::Load || e.dtype != g->dtype || p.buf(e.buf).kind != BufKind::Scratch)
-      return std::string("Kernel ") + s.op + " argument " + (k ? "B" : "A") + " is not an element of a " +
-             std::string(name(g->dtype)) + " scratch panel";
+  const size_t args = g->integer() ? 8 : 6;
+  if (s.detail.size() != args)
+    return "Kernel " + s.op + " takes " + std::to_string(args) + " detail arguments, not " + std::to_string(s.detail.size());
+  const DType panel[] = {g->a_panel(), g->b_panel(), DType::I32, DType::I32};
+  const char* what[] = {"A", "B", "row terms", "column terms"};
+  for (size_t k : {size_t{0}, size_t{1}, size_t{6}, size_t{7}}) {
+    if (k >= args) continue;
+    const size_t w = k < 2 ? k : k - 4;
+    const Expr& e = *s.detail[k];
+    if (e.kind != ExprKind::Load || e.dtype != panel[w] || p.buf(e.buf).kind != BufKind::Scratch)
+      return std::string("Kernel ") + s.op + " argument " + what[w] + " is not an element of a " +
+             std::string(name(panel[w])) + " scratch panel";
   }
   for (int k = 2; k < 5; ++k)
     if (!is_integer(s.detail[static_cast<size_t>(k)]->dtype)) return "Kernel " + s.op + " kc/mr/nr is not an integer";

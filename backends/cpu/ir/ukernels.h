@@ -1,9 +1,10 @@
 // The catalog of micro-kernels a Kernel statement may call (checklist C6, C7): what each one
 // computes, which arguments it takes and how the provider spells the call. A micro-kernel is a
 // small, target-specialized inner loop of the runtime library (rt/kir_uk.h) behind a fixed
-// interface, as IREE's ukernels and BLIS's micro-kernels are: the loops around it, the packing
-// of its panels and the scratch it reads are ordinary CPU IR built by the implementation, so
-// the verifier, the analyses and the task partition see every access. The verifier checks a
+// interface, as IREE's ukernels and BLIS's micro-kernels are: the loops around it and the
+// scratch it works in are ordinary CPU IR built by the implementation, and every buffer it
+// touches is an argument of the statement (its first element), so the analyses and the task
+// partition see each access, and the block it covers is stated here. The verifier checks a
 // Kernel statement against this catalog; the serializer only spells it.
 //
 //   gemm.<f32|f64>.<isa>.<MR>x<NV>   isa: avx512 (16 f32 / 8 f64 lanes), avx2 (8 / 4), portable (1)
@@ -15,6 +16,24 @@
 //       C[i0 + i, j0 + j] = acc
 //     The panels are packed k-major: A holds kc columns of MR rows, B kc rows of NR columns,
 //     zero beyond mr / nr. Elements of C outside mr x nr are neither read nor written.
+//
+//   gemm.u8i8.<isa>.<MR>x<NV>        isa: avx512 (16 i32 lanes, needs VNNI), portable (1)
+//     buf[i0, j0] = the C block of i32; detail = (A panel: u8, B panel: i8, kc, mr, nr, first,
+//     row terms: an i32 scratch element, column terms likewise). The panels hold k in groups of
+//     four bytes: A[((k / 4) * MR + i) * 4 + k % 4], B[((k / 4) * NR + j) * 4 + k % 4], zero from
+//     kc up to the next multiple of 4 and beyond mr / nr. For every i < mr, j < nr, modulo 2^32:
+//       C[i0 + i, j0 + j] = (first ? 0 : C[i0 + i, j0 + j]) + sum_k A(i, k) * B(k, j) + row[i] + col[j]
+//     Integer sums wrap, so any order of the terms gives this value.
+//
+//   pack.<src>.<panel>.w<W>          a packing kernel (BLIS's packm): W = MR or NR, G = 4 for
+//     u8/i8 panels (the k groups above), else 1. buf[0] = the panel (rank-1 scratch of <panel>);
+//     detail = (source: a Load of the block's first element, its free axis and its k axis
+//     (index constants), n, kc, kcp[, terms: an i32 scratch element, factor: i32]). Writes
+//     panel[p * kcp * W + ((k / G) * W + w) * G + k % G] for p < ceil(n / W), k < kcp, w < W:
+//     convert(source[f0 + p * W + w, k0 + k]) when p * W + w < n and k < kc, else 0; convert
+//     is exact (the same dtype; f32 -> f64; f16/bf16 -> f32; i8 -> u8 adds 128, u8 -> i8
+//     subtracts 128). With terms: terms[f] = factor * sum_{k < kc} source[f0 + f, k0 + k]
+//     for f < n, modulo 2^32. Reads exactly the n x kc block of the source.
 #pragma once
 #include <optional>
 #include <string>
@@ -24,17 +43,32 @@
 namespace kir::cpu {
 
 struct GemmUKernel {
-  DType dtype = DType::F32;  // f32 or f64: the panels' and C's element type
+  DType dtype = DType::F32;  // C's element type: f32 or f64 (also the panels'), or i32 (u8 x i8 panels)
   std::string isa;           // avx512 | avx2 | portable
   int mr = 0, nv = 0;        // micro-tile rows and vectors per row
   int lanes() const;         // elements per vector
   int nr() const { return nv * lanes(); }
-  std::string name() const;  // "gemm.f32.avx512.6x4"
+  std::string name() const;  // "gemm.f32.avx512.6x4", "gemm.u8i8.avx512.12x2"
+  bool integer() const { return dtype == DType::I32; }
+  DType a_panel() const { return integer() ? DType::U8 : dtype; }
+  DType b_panel() const { return integer() ? DType::I8 : dtype; }
+  int group() const { return integer() ? 4 : 1; }  // k per packed group
   std::string capability() const;  // the capability the ISA needs ("" for portable)
 };
 
 // The gemm micro-kernel a name denotes, or nullopt.
 std::optional<GemmUKernel> parse_gemm_ukernel(const std::string& op);
+
+struct PackUKernel {
+  DType src = DType::F32, panel = DType::F32;
+  int w = 1;
+  bool integer() const { return panel == DType::U8 || panel == DType::I8; }
+  int group() const { return integer() ? 4 : 1; }
+  std::string name() const;  // "pack.i8.u8.w12"
+};
+// Whether a packing kernel converts `src` into `panel` (the pairs listed in the catalog).
+bool packable(DType src, DType panel);
+std::optional<PackUKernel> parse_pack_ukernel(const std::string& op);
 // "" when the Kernel statement `s` is a well-formed call of a catalog entry, otherwise why not.
 std::string check_kernel_call(const Program& p, const Stmt& s);
 

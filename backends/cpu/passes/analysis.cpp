@@ -41,6 +41,9 @@ std::vector<BufferUse> buffer_uses(const Program& p) {
     for (size_t b = 0; b < u.size(); ++b)
       if (writes_here(s, static_cast<BufId>(b))) ++u[b].writes;
     if (s.kind == StmtKind::Copy) ++u[static_cast<size_t>(s.src)].other;
+    if (s.kind == StmtKind::Kernel)
+      for (const auto& d : s.detail)
+        if (d->kind == ExprKind::Load) ++u[static_cast<size_t>(d->buf)].kernel_args;
     if (s.kind == StmtKind::Structured)
       for (BufId b : s.structured->operands) ++u[static_cast<size_t>(b)].other;
   });

@@ -103,11 +103,24 @@ struct Inliner {
   }
 };
 
+// A copy of another buffer element for element without a check (`b[coords] = load v[coords]`,
+// a view load the bounds pass proved inside the view): substituted into a micro-kernel's
+// argument it is still an element of a buffer with the same layout of coordinates.
+bool plain_copy(const Stmt& s) {
+  const Expr& v = *s.value;
+  if (v.kind != ExprKind::Load || v.op_id != kNone || v.args.size() != s.coords.size()) return false;
+  for (size_t k = 0; k < v.args.size(); ++k)
+    if (v.args[k]->kind != ExprKind::Var || v.args[k]->var != s.coords[k]) return false;
+  return true;
+}
+
 bool fusible(const Program& P, const Stmt& s, const std::vector<BufferUse>& uses) {
   if (s.kind != StmtKind::Compute || !s.index.empty() || s.guard) return false;
   const Buffer& b = P.buf(s.buf);
   const BufferUse& u = uses[static_cast<size_t>(s.buf)];
-  return b.kind == BufKind::Local && u.writes == 1 && u.other == 0;
+  // A micro-kernel reads a block from the element it is given, so only a plain copy may be
+  // substituted into its arguments.
+  return b.kind == BufKind::Local && u.writes == 1 && u.other == 0 && (u.kernel_args == 0 || plain_copy(s));
 }
 
 bool fuse_list(Program& P, std::vector<StmtP>& list, const std::vector<BufferUse>& uses) {

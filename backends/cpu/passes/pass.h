@@ -40,6 +40,7 @@ struct BufferUse {
   int loads = 0;   // Load/ViewDim occurrences in expressions
   int writes = 0;  // Compute/Store/Copy/Structured results writing it
   int other = 0;   // Copy sources, Structured operands
+  int kernel_args = 0;  // Kernel arguments: a micro-kernel reads a block from the element it is given
 };
 std::vector<BufferUse> buffer_uses(const Program& p);
 // Whether statement `s` (or anything nested in it) writes buffer `b`.

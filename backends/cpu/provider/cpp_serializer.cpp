@@ -129,7 +129,8 @@ class Writer {
         if (!fn) throw std::runtime_error("not implemented: math function `" + e.op + "` on the CPU backend");
         // The vectorizable correctly rounded versions (rt/kir_vmath.h) where there is one.
         // (Not sigmoid: evaluated in double it misrounds near 0, where 1/2 + x/4 is an f32 midpoint.)
-        if (e.dtype == DType::F32 && (*fn == num::MathFn::Exp || *fn == num::MathFn::Exp2))
+        if (e.dtype == DType::F32 && (*fn == num::MathFn::Exp || *fn == num::MathFn::Exp2 || *fn == num::MathFn::Erf ||
+                                      *fn == num::MathFn::Tanh))
           return "kir_vmath::" + std::string(num::name(*fn)) + "_f32(" + a(0) + ")";
         return "kir_gen::math<" + T + ">(call, " + std::to_string(static_cast<int>(*fn)) + ", " +
                std::to_string(static_cast<int>(e.dtype)) + ", " + a(0) + ")";
@@ -342,14 +343,32 @@ class Writer {
 
   // One Kernel statement: a call of the catalog's micro-kernel (ir/ukernels.h, rt/kir_uk.h).
   void kernel(const Stmt& s) {
+    auto addr = [&](const Expr& e) { return "&" + buf(e.buf) + "[" + offset(e.buf, e.args) + "]"; };
+    if (auto k = parse_pack_ukernel(s.op)) {
+      const Expr& src = *s.detail[0];
+      const std::string S = cpp_type(k->src), T = cpp_type(k->panel);
+      // The exact conversion into the panel's form (the catalog's convert).
+      std::string convert = "x";
+      if (k->integer() && k->src != k->panel) convert = T + "(uint8_t(x) ^ 0x80u)";
+      else if (k->src != k->panel) convert = "kir_rt::cast_" + dt(k->src) + "_" + dt(k->panel) + "(x)";
+      line() << "kir_uk::pack<" << k->w << ", " << k->group() << ">(&" << buf(s.buf) << "[" << offset(s.buf, s.index)
+             << "], " << addr(src) << ", " << buf(src.buf) << "_s" << *const_index(s.detail[1]) << ", " << buf(src.buf) << "_s"
+             << *const_index(s.detail[2]) << ", " << expr(*s.detail[3]) << ", " << expr(*s.detail[4]) << ", "
+             << expr(*s.detail[5]) << ", [](" << S << " x) { return " << convert << "; }";
+      if (k->integer()) out << ", " << addr(*s.detail[6]) << ", " << expr(*s.detail[7]);
+      out << ");\n";
+      return;
+    }
     auto g = parse_gemm_ukernel(s.op);
     if (!g) throw std::runtime_error("internal: unknown micro-kernel `" + s.op + "`");
     const std::string C = buf(s.buf);
-    auto addr = [&](const Expr& e) { return "&" + buf(e.buf) + "[" + offset(e.buf, e.args) + "]"; };
-    line() << "kir_uk::gemm_" << g->isa << "<" << cpp_type(g->dtype) << ", " << g->mr << ", " << g->nv << ">(&" << C << "["
-           << offset(s.buf, s.index) << "], " << C << "_s0, " << C << "_s1, " << addr(*s.detail[0]) << ", "
-           << addr(*s.detail[1]) << ", " << expr(*s.detail[2]) << ", " << expr(*s.detail[3]) << ", " << expr(*s.detail[4])
-           << ", " << expr(*s.detail[5]) << ");\n";
+    const std::string tmpl = g->integer() ? "kir_uk::igemm_" + g->isa + "<"
+                                          : "kir_uk::gemm_" + g->isa + "<" + cpp_type(g->dtype) + ", ";
+    line() << tmpl << g->mr << ", " << g->nv << ">(&" << C << "[" << offset(s.buf, s.index) << "], " << C << "_s0, " << C
+           << "_s1, " << addr(*s.detail[0]) << ", " << addr(*s.detail[1]) << ", " << expr(*s.detail[2]) << ", "
+           << expr(*s.detail[3]) << ", " << expr(*s.detail[4]) << ", " << expr(*s.detail[5]);
+    if (g->integer()) out << ", " << addr(*s.detail[6]) << ", " << addr(*s.detail[7]);
+    out << ");\n";
   }
 
   // One Atomic statement (cpu_ir.h): the operands are evaluated once, then the access is one

@@ -9,6 +9,17 @@
 // fused multiply-add each — acc = fma(a, b, acc) — starting from -0 (first) or from C: the
 // "sequential-fused" order the implementation declares, which the interpreter reproduces.
 // Only the mr x nr corner is read and written; rs/cs are C's row and column strides.
+//
+// igemm_<isa><MR, NV>(c, rs, cs, a, b, kc, mr, nr, first, row, col): the same tile of i32 for
+// u8 x i8 panels holding k in groups of four bytes (the layout of AVX512-VNNI's vpdpbusd, which
+// sums four u8*i8 products into each i32 lane). C = (first ? 0 : C) + A*B + row[i] + col[j],
+// all modulo 2^32 (unsigned arithmetic: integer sums wrap, and then any order is exact).
+//
+// pack<W, G>(panel, src, sf, sk, n, kc, kcp, convert[, terms, factor]): BLIS's packm. Copies
+// the n x kc block of src (strides sf along the free axis, sk along k) into micro-panels of W
+// rows, k in groups of G: panel[p * kcp * W + ((k / G) * W + w) * G + k % G], zero outside the
+// block; with terms, terms[f] = factor * sum_k src[f, k] modulo 2^32. Unit strides along either
+// axis take loops the compiler vectorizes; any other layout takes the general loop.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -31,6 +42,87 @@ inline void gemm_portable(T* c, int64_t rs, int64_t cs, const T* a, const T* b, 
       for (int j = 0; j < NR; ++j) acc[i][j] = std::fma(a[k * MR + i], b[k * NR + j], acc[i][j]);
   for (int i = 0; i < mr; ++i)
     for (int j = 0; j < nr; ++j) c[i * rs + j * cs] = acc[i][j];
+}
+
+template <int W, int G, bool Terms, class P, class S, class Conv>
+inline void pack_block(P* panel, const S* src, int64_t sf, int64_t sk, int64_t n, int64_t kc, int64_t kcp, Conv convert,
+                       int32_t* terms, int32_t factor) {
+  auto at = [](int64_t k, int64_t w) { return ((k / G) * W + w) * G + k % G; };
+  for (int64_t p = 0; p * W < n; ++p) {
+    P* dst = panel + p * kcp * W;
+    const S* s0 = src + p * W * sf;
+    const int64_t width = n - p * W < W ? n - p * W : W;
+    uint32_t sums[W] = {};
+    if (width == W && sk == 1) {
+      for (int w = 0; w < W; ++w) {
+        const S* row = s0 + w * sf;
+        uint32_t sum = 0;
+        for (int64_t k = 0; k < kc; ++k) {
+          dst[at(k, w)] = convert(row[k]);
+          if constexpr (Terms) sum += static_cast<uint32_t>(static_cast<int32_t>(row[k]));
+        }
+        sums[w] = sum;
+      }
+    } else if (width == W && sf == 1) {
+      for (int64_t k = 0; k < kc; ++k) {
+        const S* col = s0 + k * sk;
+        for (int w = 0; w < W; ++w) {
+          dst[at(k, w)] = convert(col[w]);
+          if constexpr (Terms) sums[w] += static_cast<uint32_t>(static_cast<int32_t>(col[w]));
+        }
+      }
+    } else {
+      for (int64_t k = 0; k < kc; ++k)
+        for (int w = 0; w < W; ++w) {
+          if (w < width) {
+            const S x = s0[w * sf + k * sk];
+            dst[at(k, w)] = convert(x);
+            if constexpr (Terms) sums[w] += static_cast<uint32_t>(static_cast<int32_t>(x));
+          } else {
+            dst[at(k, w)] = P(0);
+          }
+        }
+    }
+    for (int64_t k = kc; k < kcp; ++k)
+      for (int w = 0; w < W; ++w) dst[at(k, w)] = P(0);
+    if constexpr (Terms)
+      for (int64_t w = 0; w < width; ++w)
+        terms[p * W + w] = static_cast<int32_t>(static_cast<uint32_t>(factor) * sums[w]);
+  }
+}
+
+template <int W, int G, class P, class S, class Conv>
+inline void pack(P* panel, const S* src, int64_t sf, int64_t sk, int64_t n, int64_t kc, int64_t kcp, Conv convert) {
+  pack_block<W, G, false>(panel, src, sf, sk, n, kc, kcp, convert, nullptr, 0);
+}
+
+template <int W, int G, class P, class S, class Conv>
+inline void pack(P* panel, const S* src, int64_t sf, int64_t sk, int64_t n, int64_t kc, int64_t kcp, Conv convert,
+                 int32_t* terms, int32_t factor) {
+  if (factor == 0) {
+    pack_block<W, G, false>(panel, src, sf, sk, n, kc, kcp, convert, nullptr, 0);
+    for (int64_t f = 0; f < n; ++f) terms[f] = 0;
+  } else {
+    pack_block<W, G, true>(panel, src, sf, sk, n, kc, kcp, convert, terms, factor);
+  }
+}
+
+template <int MR, int NV>
+inline void igemm_portable(int32_t* c, int64_t rs, int64_t cs, const uint8_t* a, const int8_t* b, int64_t kc, int64_t mr,
+                           int64_t nr, bool first, const int32_t* row, const int32_t* col) {
+  constexpr int NR = NV;
+  uint32_t acc[MR][NR] = {};
+  for (int64_t g = 0; g < (kc + 3) / 4; ++g)
+    for (int i = 0; i < MR; ++i)
+      for (int j = 0; j < NR; ++j)
+        for (int q = 0; q < 4; ++q)
+          acc[i][j] += static_cast<uint32_t>(int32_t{a[(g * MR + i) * 4 + q]} * int32_t{b[(g * NR + j) * 4 + q]});
+  for (int i = 0; i < mr; ++i)
+    for (int j = 0; j < nr; ++j) {
+      uint32_t v = acc[i][j] + static_cast<uint32_t>(row[i]) + static_cast<uint32_t>(col[j]);
+      if (!first) v += static_cast<uint32_t>(c[i * rs + j * cs]);
+      c[i * rs + j * cs] = static_cast<int32_t>(v);
+    }
 }
 
 // The register tile shared by the SIMD variants; V supplies the vector type and operations.
@@ -127,6 +219,69 @@ inline void gemm_avx512(T* c, int64_t rs, int64_t cs, const T* a, const T* b, in
                         bool first) {
   gemm_simd<Avx512<T>, T, MR, NV>(c, rs, cs, a, b, kc, mr, nr, first);
 }
+
+#if defined(__AVX512VNNI__)
+// acc += four u8*i8 products per i32 lane. Spelled in asm with acc tied in and out: through the
+// intrinsic GCC 12 copies every accumulator to another register and back around each use.
+inline void dpbusd(__m512i& acc, __m512i u8, __m512i i8) {
+  asm("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(u8), "v"(i8));
+}
+
+template <int MR, int NV>
+inline void igemm_avx512(int32_t* c, int64_t rs, int64_t cs, const uint8_t* a, const int8_t* b, int64_t kc, int64_t mr,
+                         int64_t nr, bool first, const int32_t* row, const int32_t* col) {
+  constexpr int L = 16, NR = NV * L;
+  __m512i acc[MR][NV];
+  auto width = [&](int j) {
+    const int64_t w = nr - int64_t{j} * L;
+    return static_cast<int>(w < 0 ? 0 : w > L ? L : w);
+  };
+  auto mask = [](int n) { return static_cast<__mmask16>((1u << n) - 1u); };
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 8
+    for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_setzero_si512();
+  const int64_t groups = (kc + 3) / 4;
+  for (int64_t g = 0; g < groups; ++g) {
+    __m512i bv[NV];
+#pragma GCC unroll 8
+    for (int j = 0; j < NV; ++j) bv[j] = _mm512_loadu_si512(b + (g * NR + j * L) * 4);
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i) {
+      int32_t four;
+      std::memcpy(&four, a + (g * MR + i) * 4, 4);
+      const __m512i ai = _mm512_set1_epi32(four);
+#pragma GCC unroll 8
+      for (int j = 0; j < NV; ++j) dpbusd(acc[i][j], ai, bv[j]);
+    }
+  }
+  // Spill the tile once with constant indices (so acc stays in registers in the loop above),
+  // then add the terms and C under masks.
+  alignas(64) int32_t tile[MR][NR];
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 8
+    for (int j = 0; j < NV; ++j) _mm512_store_si512(&tile[i][j * L], acc[i][j]);
+  for (int i = 0; i < mr; ++i) {
+    const __m512i ri = _mm512_set1_epi32(row[i]);
+    if (cs == 1) {
+      for (int j = 0; j < NV; ++j) {
+        const __mmask16 m = mask(width(j));
+        __m512i v = _mm512_add_epi32(_mm512_add_epi32(_mm512_load_si512(&tile[i][j * L]), ri),
+                                     _mm512_maskz_loadu_epi32(m, col + j * L));
+        if (!first) v = _mm512_add_epi32(v, _mm512_maskz_loadu_epi32(m, c + i * rs + j * L));
+        _mm512_mask_storeu_epi32(c + i * rs + j * L, m, v);
+      }
+    } else {
+      for (int j = 0; j < nr; ++j) {
+        uint32_t v = static_cast<uint32_t>(tile[i][j]) + static_cast<uint32_t>(row[i]) + static_cast<uint32_t>(col[j]);
+        if (!first) v += static_cast<uint32_t>(c[i * rs + j * cs]);
+        c[i * rs + j * cs] = static_cast<int32_t>(v);
+      }
+    }
+  }
+}
+#endif
 #endif
 
 #if defined(__AVX2__) && defined(__FMA__)
