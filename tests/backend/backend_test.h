@@ -43,12 +43,16 @@ inline cpu::CompileOptions options() {
   return o;
 }
 
-// Runs on both and requires bitwise agreement; returns the backend's outputs.
+// Runs on both (the backend built from config row `row`, or the default one) and requires
+// bitwise agreement; returns the backend's outputs.
 inline std::map<std::string, interp::KernelArg> differential(const Module& m, const std::string& kernel,
-                                                             const std::map<std::string, interp::KernelArg>& args) {
+                                                             const std::map<std::string, interp::KernelArg>& args,
+                                                             const std::string& row = "") {
+  auto opt = options();
+  opt.config_row = row;
   std::map<std::string, interp::KernelArg> out;
-  auto d = oracle::run_differential(m, kernel, args, &out, options());
-  INFO(d.str());
+  auto d = oracle::run_differential(m, kernel, args, &out, opt);
+  INFO("row " << (row.empty() ? "(default)" : row) << "\n" << d.str());
   REQUIRE(d.backend_error.empty());
   REQUIRE(d.interp_error.empty());
   CHECK(d.ok());

@@ -37,21 +37,6 @@ std::vector<double> random_values(size_t n, uint32_t seed) {
   return v;
 }
 
-// Runs on the backend built from `row` and on the interpreter under the declared order; the
-// two must agree bit for bit. Returns the backend's outputs.
-std::map<std::string, interp::KernelArg> run_row(const Module& m, const std::string& row,
-                                                 const std::map<std::string, interp::KernelArg>& args) {
-  auto opt = btest::options();
-  opt.config_row = row;
-  std::map<std::string, interp::KernelArg> out;
-  auto d = oracle::run_differential(m, "mm", args, &out, opt);
-  INFO("row " << row << "\n" << d.str());
-  REQUIRE(d.backend_error.empty());
-  REQUIRE(d.interp_error.empty());
-  CHECK(d.ok());
-  return out;
-}
-
 struct Shape3 {
   int64_t m, k, n;
 };
@@ -71,7 +56,7 @@ TEST_CASE("packed f32 contract: every row agrees with the declared fused order o
           {"a", btest::view(DType::F32, {s.m, s.k}, random_values(static_cast<size_t>(s.m * s.k), seed++))},
           {"b", btest::view(DType::F32, {s.k, s.n}, random_values(static_cast<size_t>(s.k * s.n), seed++))},
           {"c", btest::view(DType::F32, {s.m, s.n})}};
-      run_row(*m, row, args);
+      btest::differential(*m, "mm", args, row);
     }
   }
 }
@@ -85,7 +70,7 @@ TEST_CASE("packed contract: the result lies in the reassociation envelope of the
   std::map<std::string, interp::KernelArg> args = {{"a", btest::view(DType::F32, {M, K}, a)},
                                                   {"b", btest::view(DType::F32, {K, N}, b)},
                                                   {"c", btest::view(DType::F32, {M, N})}};
-  auto out = run_row(*m, runnable_rows().back(), args);
+  auto out = btest::differential(*m, "mm", args, runnable_rows().back());
   auto c = btest::values(btest::out_view(out, "c"));
   auto av = btest::values(std::get<interp::HostView>(args.at("a")));
   auto bv = btest::values(std::get<interp::HostView>(args.at("b")));
@@ -119,7 +104,7 @@ TEST_CASE("packed contract: transposed lhs, f64, f16 and bf16 operands", "[C6][C
           {"a", btest::view(d, ash, random_values(static_cast<size_t>(M * K), 3))},
           {"b", btest::view(d, {K, N}, random_values(static_cast<size_t>(K * N), 4))},
           {"c", btest::view(acc, {M, N})}};
-      run_row(*m, row, args);
+      btest::differential(*m, "mm", args, row);
     }
   }
 }
@@ -136,7 +121,7 @@ TEST_CASE("packed contract: strided and offset views are packed through their st
   std::map<std::string, interp::KernelArg> args = {
       {"a", a}, {"b", btest::view(DType::F32, {K, N}, random_values(static_cast<size_t>(K * N), 12))},
       {"c", btest::view(DType::F32, {M, N})}};
-  for (const auto& row : runnable_rows()) run_row(*m, row, args);
+  for (const auto& row : runnable_rows()) btest::differential(*m, "mm", args, row);
 }
 
 TEST_CASE("packed contract: K = 0 gives +0, -0 products keep -0, NaN and Inf propagate", "[C6][L7.6]") {
@@ -145,7 +130,7 @@ TEST_CASE("packed contract: K = 0 gives +0, -0 products keep -0, NaN and Inf pro
     std::map<std::string, interp::KernelArg> empty = {{"a", btest::view(DType::F32, {3, 0})},
                                                      {"b", btest::view(DType::F32, {0, 5})},
                                                      {"c", btest::view(DType::F32, {3, 5}, std::vector<double>(15, 7.0))}};
-    auto out = run_row(*m, row, empty);
+    auto out = btest::differential(*m, "mm", empty, row);
     for (uint64_t bits : btest::out_view(out, "c").storage->bits) CHECK(bits == 0);  // +0, not -0
     // Row 0: (-0)(1) + (-0)(0) = -0; row 1: 1 + inf * 0 = NaN; row 2: inf * 1 + 2 * 0 = inf.
     const double inf = INFINITY;
@@ -153,7 +138,7 @@ TEST_CASE("packed contract: K = 0 gives +0, -0 products keep -0, NaN and Inf pro
         {"a", btest::view(DType::F32, {3, 2}, {-0.0, -0.0, 1, inf, inf, 2})},
         {"b", btest::view(DType::F32, {2, 1}, {1, 0})},
         {"c", btest::view(DType::F32, {3, 1})}};
-    auto o2 = run_row(*m, row, sp);
+    auto o2 = btest::differential(*m, "mm", sp, row);
     const auto& bits = btest::out_view(o2, "c").storage->bits;
     CHECK(bits[0] == 0x80000000u);
     CHECK(std::isnan(btest::values(btest::out_view(o2, "c"))[1]));
@@ -170,7 +155,7 @@ TEST_CASE("packed contract: one fma per term, known answer where mul-then-add di
                                                   {"b", btest::view(DType::F32, {2, 1}, {-1, e})},
                                                   {"c", btest::view(DType::F32, {1, 1})}};
   for (const auto& row : runnable_rows()) {
-    auto out = run_row(*m, row, args);
+    auto out = btest::differential(*m, "mm", args, row);
     CHECK(btest::out_view(out, "c").storage->bits[0] == 0x3A000400u);
   }
   // The interpreter's plain sequential order (contract.sequential's) gives the other answer.
@@ -218,7 +203,7 @@ kernel @mm(%a: In<f32[M, P, Q]>, %b: In<f32[P, Q, N]>, %c: Out<f32[M, N]>) {
   std::map<std::string, interp::KernelArg> args = {{"a", btest::view(DType::F32, {7, 5, 9}, random_values(315, 21))},
                                                   {"b", btest::view(DType::F32, {5, 9, 18}, random_values(810, 22))},
                                                   {"c", btest::view(DType::F32, {7, 18})}};
-  for (const auto& row : runnable_rows()) run_row(*m, row, args);
+  for (const auto& row : runnable_rows()) btest::differential(*m, "mm", args, row);
   // No packing kernel takes a flattened k: the panels are packed by loops of the CPU IR, the
   // flat k split back into (p, q) by floordiv and rem.
   const std::string after = btest::ir_after(*m, "mm", "portable-4x4", "expand");
@@ -337,7 +322,7 @@ TEST_CASE("packed contract: a result stored unchanged is written into the view, 
       {"a", btest::view(DType::F32, {M, K}, random_values(static_cast<size_t>(M * K), 31))},
       {"b", btest::view(DType::F32, {K, N}, random_values(static_cast<size_t>(K * N), 32))},
       {"c", c}};
-  for (const auto& row : runnable_rows()) run_row(*m, row, args);
+  for (const auto& row : runnable_rows()) btest::differential(*m, "mm", args, row);
 }
 
 TEST_CASE("packed contract: a result read twice keeps its buffer and its copy", "[C5]") {
@@ -374,7 +359,7 @@ kernel @mm(%a: In<f32[M, K]>, %b: In<f32[K, N]>, %c: Out<f32[M, N]>, %d: Out<f32
                                                   {"b", btest::view(DType::F32, {5, 7}, random_values(35, 42))},
                                                   {"c", btest::view(DType::F32, {9, 7})},
                                                   {"d", btest::view(DType::F32, {9, 7})}};
-  auto out = run_row(*m, runnable_rows().back(), args);
+  auto out = btest::differential(*m, "mm", args, runnable_rows().back());
   auto c = btest::values(btest::out_view(out, "c")), d = btest::values(btest::out_view(out, "d"));
   for (size_t i = 0; i < c.size(); ++i) CHECK(d[i] == 2 * c[i]);
 }

@@ -55,19 +55,6 @@ std::vector<double> expected(const std::vector<double>& a, const std::vector<dou
   return c;
 }
 
-std::map<std::string, interp::KernelArg> run_row(const Module& m, const std::string& row,
-                                                 const std::map<std::string, interp::KernelArg>& args) {
-  auto opt = btest::options();
-  opt.config_row = row;
-  std::map<std::string, interp::KernelArg> out;
-  auto d = oracle::run_differential(m, "mm", args, &out, opt);
-  INFO("row " << row << "\n" << d.str());
-  REQUIRE(d.backend_error.empty());
-  REQUIRE(d.interp_error.empty());
-  CHECK(d.ok());
-  return out;
-}
-
 struct Shape3 {
   int64_t m, k, n;
 };
@@ -92,7 +79,7 @@ TEST_CASE("packed i8 contract: every row and both signednesses are exact over al
         std::map<std::string, interp::KernelArg> args = {{"a", btest::view(dtype_of(adt), {s.m, s.k}, a)},
                                                         {"b", btest::view(dtype_of(bdt), {s.k, s.n}, b)},
                                                         {"c", btest::view(DType::I32, {s.m, s.n})}};
-        auto out = run_row(*m, row, args);
+        auto out = btest::differential(*m, "mm", args, row);
         CHECK(btest::values(btest::out_view(out, "c")) == expected(a, b, s.m, s.k, s.n, false));
       }
   }
@@ -117,7 +104,7 @@ TEST_CASE("packed i8 contract: sums wrap modulo 2^32, as integer contracts do", 
           {"a", btest::view(dtype_of(c.dt), {2, K}, std::vector<double>(static_cast<size_t>(2 * K), c.av))},
           {"b", btest::view(dtype_of(c.dt), {K, 3}, std::vector<double>(static_cast<size_t>(3 * K), c.bv))},
           {"c", btest::view(DType::I32, {2, 3})}};
-      auto out = run_row(*m, row, args);
+      auto out = btest::differential(*m, "mm", args, row);
       CHECK(btest::values(btest::out_view(out, "c")) == std::vector<double>(6, c.want));
     }
   }
@@ -140,7 +127,7 @@ TEST_CASE("packed i8 contract: transposed and strided operands", "[C6][C8]") {
       {"a", btest::view(DType::U8, {K, M}, a)}, {"b", bv}, {"c", btest::view(DType::I32, {M, N})}};
   for (const auto& row : runnable_rows()) {
     INFO("row " << row);
-    auto out = run_row(*m, row, args);
+    auto out = btest::differential(*m, "mm", args, row);
     CHECK(btest::values(btest::out_view(out, "c")) == expected(a, b, M, K, N, true));
   }
 }
