@@ -61,6 +61,45 @@ TEST_CASE("packed f32 contract: every row agrees with the declared fused order o
   }
 }
 
+TEST_CASE("packed contract: tiles of at most four rows read A and B in place (gemv), in the same order",
+          "[C6][C7][C11]") {
+  // M <= 4 takes the gemv kernel, M = 5 the packed loops; N around the micro-tiles and over the
+  // gemv's column block of 1024, K around the KC blocks; A transposed (its k stride is not 1) and B strided (its
+  // column stride is 2) read through their strides.
+  struct Case {
+    std::string dt;
+    bool transpose;
+  };
+  for (const Case& cs : {Case{"f32", false}, Case{"f32", true}, Case{"f64", false}}) {
+    auto m = btest::load(btest::matmul_kir(cs.dt, cs.dt, cs.transpose));
+    const DType d = cs.dt == "f32" ? DType::F32 : DType::F64;
+    uint32_t seed = 40;
+    for (const auto& row : runnable_rows())
+      for (int64_t M : {1, 2, 4, 5})
+        for (int64_t N : {1, 17, 64, 100, 1030})
+          for (int64_t K : {1, 9, 300}) {
+            INFO(cs.dt << (cs.transpose ? " transposed" : "") << " M=" << M << " K=" << K << " N=" << N);
+            auto big = random_values(static_cast<size_t>(K * 2 * N), seed++);
+            interp::HostView b = btest::view(d, {K, 2 * N}, big);
+            b.shape = {K, N};
+            b.strides = {2 * N, 2};
+            std::map<std::string, interp::KernelArg> args = {
+                {"a", btest::view(d, cs.transpose ? interp::Shape{K, M} : interp::Shape{M, K},
+                                  random_values(static_cast<size_t>(M * K), seed++))},
+                {"b", b},
+                {"c", btest::view(d, {M, N})}};
+            btest::differential(*m, "mm", args, row);
+          }
+  }
+  // The expansion: tiles of at most 4 rows call the gemv kernel on the operands themselves.
+  const std::string after = btest::ir_after(*btest::load(btest::matmul_kir("f32", "f32", false)), "mm", "portable-4x4",
+                                            "expand");
+  INFO(after);
+  CHECK(after.find("if le.index(sub.index(%m1, %m0), 4) {") != std::string::npos);
+  CHECK(after.find("kernel gemv.f32.portable %acc#12[%m0, %n0] (load %av#10[%m0, 0], 0, 1, load %bv#11[0, %n0], 0, 1, "
+                   "%K, sub.index(%m1, %m0), sub.index(%n1, %n0))") != std::string::npos);
+}
+
 TEST_CASE("packed contract: the result lies in the reassociation envelope of the exact sum", "[C6][L7.6]") {
   auto m = btest::load(btest::matmul_kir("f32", "f32", false));
   const int64_t M = 9, K = 300, N = 21;

@@ -10,6 +10,10 @@
 //         pack A[ic.., pc..] into Ap: MR x kc micro-panels, k-major, zero beyond mc
 //         for jr, ir over the micro-tiles: kernel gemm.<form>.<isa>.<MR>x<NV>(C[ic + ir, jc + jr])
 //
+// A float tile of at most 4 rows whose operands need no conversion takes instead, in the same
+// order, one gemv kernel reading A and B in place (a matrix-vector product would otherwise read B
+// twice: once to pack it, once from the panel).
+//
 // Packing reads the operands through ordinary loads at any layout (strides, transposes, several
 // reduce pairs flattened row-major); the panels are Scratch buffers the tasks own.
 //
@@ -214,6 +218,12 @@ struct Ctx {
     }
     return ks;
   }
+  // Whether tiles of at most 4 rows may take the gemv kernel: the float form with one reduce
+  // pair and operands already of the accumulator dtype (the kernel reads them in place).
+  bool gemv_reads_in_place() const {
+    return !uk.integer() && reduce.size() == 1 && P.buf(st.operands[0]).dtype == st.acc &&
+           P.buf(st.operands[1]).dtype == st.acc;
+  }
   // Whether operand `side` is packed by a kernel (one reduce pair, a conversion the catalog
   // has); otherwise by the loops of pack().
   bool kernel_packs(int side) const {
@@ -358,7 +368,25 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
     li->body.push_back(std::move(lj));
     none->body.push_back(std::move(li));
   }
-  none->orelse.push_back(std::move(ljc));
+  // At most 4 rows in the tile (a matrix-vector or few-row product): the gemv kernel reads A and
+  // B in place, in the same order — packing B would read it twice.
+  if (c.gemv_reads_in_place()) {
+    auto few = make_stmt(StmtKind::If, s.op_id);
+    few->value = make_compare("le", index_sub(c.var(m1), c.var(m0)), c.idx(4));
+    const auto& pair = c.reduce.front();
+    auto g = make_stmt(StmtKind::Kernel, s.op_id);
+    g->op = GemvUKernel{st.acc, isa.name}.name();
+    g->buf = C;
+    g->index = {c.var(m0), c.var(n0)};
+    g->detail = {c.raw_operand(0, c.var(m0), c.idx(0)), c.idx(static_cast<int64_t>(c.lfree)), c.idx(pair.first),
+                 c.raw_operand(1, c.var(n0), c.idx(0)), c.idx(pair.second), c.idx(static_cast<int64_t>(c.rfree)),
+                 c.K, index_sub(c.var(m1), c.var(m0)), index_sub(c.var(n1), c.var(n0))};
+    few->body.push_back(std::move(g));
+    few->orelse.push_back(std::move(ljc));
+    none->orelse.push_back(std::move(few));
+  } else {
+    none->orelse.push_back(std::move(ljc));
+  }
   tb.push_back(std::move(none));
   out.push_back(std::move(tasks));
   return out;

@@ -34,6 +34,15 @@ std::optional<GemmUKernel> parse_gemm_ukernel(const std::string& op) {
   return g;
 }
 
+std::string GemvUKernel::name() const { return "gemv." + std::string(kir::name(dtype)) + "." + isa; }
+
+std::optional<GemvUKernel> parse_gemv_ukernel(const std::string& op) {
+  static const std::regex re(R"(gemv\.(f32|f64)\.(avx512|avx2|portable))");
+  std::smatch m;
+  if (!std::regex_match(op, m, re)) return std::nullopt;
+  return GemvUKernel{m[1] == "f32" ? DType::F32 : DType::F64, m[2]};
+}
+
 std::string PackUKernel::name() const {
   return "pack." + std::string(kir::name(src)) + "." + std::string(kir::name(panel)) + ".w" + std::to_string(w);
 }
@@ -65,6 +74,13 @@ bool scratch_element(const Program& p, const Expr& e, DType d) {
   return e.kind == ExprKind::Load && e.dtype == d && p.buf(e.buf).kind == BufKind::Scratch;
 }
 
+// Two distinct constant axes of `src`'s buffer at detail[i], detail[i + 1].
+bool axes_of(const Program& p, const Expr& src, const Stmt& s, size_t i) {
+  const size_t rank = p.buf(src.buf).shape.size();
+  auto x = const_index(s.detail[i]), y = const_index(s.detail[i + 1]);
+  return x && y && *x >= 0 && *y >= 0 && static_cast<size_t>(*x) < rank && static_cast<size_t>(*y) < rank && *x != *y;
+}
+
 std::string check_pack_call(const Program& p, const Stmt& s, const PackUKernel& k) {
   const Buffer& panel = p.buf(s.buf);
   if (panel.kind != BufKind::Scratch || panel.dtype != k.panel || panel.shape.size() != 1 || s.index.size() != 1)
@@ -75,14 +91,29 @@ std::string check_pack_call(const Program& p, const Stmt& s, const PackUKernel& 
   const Expr& src = *s.detail[0];
   if (src.kind != ExprKind::Load || src.dtype != k.src)
     return "Kernel " + s.op + " source is not an element of a " + std::string(name(k.src)) + " buffer";
-  const size_t rank = p.buf(src.buf).shape.size();
-  auto fa = const_index(s.detail[1]), ka = const_index(s.detail[2]);
-  if (!fa || !ka || *fa < 0 || *ka < 0 || static_cast<size_t>(*fa) >= rank || static_cast<size_t>(*ka) >= rank || *fa == *ka)
-    return "Kernel " + s.op + " needs two distinct constant axes of its rank-" + std::to_string(rank) + " source";
+  if (!axes_of(p, src, s, 1)) return "Kernel " + s.op + " needs two distinct constant axes of its source";
   for (size_t i = 3; i < 6; ++i)
     if (!is_integer(s.detail[i]->dtype)) return "Kernel " + s.op + " n/kc/kcp is not an integer";
   if (k.integer() && (!scratch_element(p, *s.detail[6], DType::I32) || s.detail[7]->dtype != DType::I32))
     return "Kernel " + s.op + " terms are not an i32 scratch element and an i32 factor";
+  return "";
+}
+
+std::string check_gemv_call(const Program& p, const Stmt& s, const GemvUKernel& g) {
+  const Buffer& c = p.buf(s.buf);
+  if (c.dtype != g.dtype || c.shape.size() != 2 || s.index.size() != 2)
+    return "Kernel " + s.op + " needs a rank-2 " + std::string(name(g.dtype)) + " C block and two indices";
+  if (s.detail.size() != 9) return "Kernel " + s.op + " takes 9 detail arguments, not " + std::to_string(s.detail.size());
+  for (size_t i : {size_t{0}, size_t{3}}) {
+    const Expr& e = *s.detail[i];
+    if (e.kind != ExprKind::Load || e.dtype != g.dtype)
+      return "Kernel " + s.op + " operand " + (i ? "B" : "A") + " is not an element of a " + std::string(name(g.dtype)) + " buffer";
+    if (!axes_of(p, e, s, i + 1)) return "Kernel " + s.op + " needs two distinct constant axes of operand " + (i ? "B" : "A");
+  }
+  for (size_t i = 6; i < 9; ++i)
+    if (!is_integer(s.detail[i]->dtype)) return "Kernel " + s.op + " k/m/n is not an integer";
+  auto m = const_index(s.detail[7]);
+  if (m && (*m < 0 || *m > 4)) return "Kernel " + s.op + " takes at most 4 rows, not " + std::to_string(*m);
   return "";
 }
 
@@ -91,6 +122,7 @@ std::string check_pack_call(const Program& p, const Stmt& s, const PackUKernel& 
 std::string check_kernel_call(const Program& p, const Stmt& s) {
   if (s.buf < 0 || static_cast<size_t>(s.buf) >= p.bufs.size()) return "Kernel " + s.op + " writes no buffer";
   if (auto k = parse_pack_ukernel(s.op)) return check_pack_call(p, s, *k);
+  if (auto k = parse_gemv_ukernel(s.op)) return check_gemv_call(p, s, *k);
   auto g = parse_gemm_ukernel(s.op);
   if (!g) return "unknown micro-kernel `" + s.op + "`";
   const Buffer& c = p.buf(s.buf);

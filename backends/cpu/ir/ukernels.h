@@ -25,6 +25,12 @@
 //       C[i0 + i, j0 + j] = (first ? 0 : C[i0 + i, j0 + j]) + sum_k A(i, k) * B(k, j) + row[i] + col[j]
 //     Integer sums wrap, so any order of the terms gives this value.
 //
+//   gemv.<f32|f64>.<isa>                at most 4 rows of C, any number of columns
+//     buf[i0, j0] = the C block; detail = (A: a Load of its element [i0, k = 0], A's row axis and
+//     k axis (index constants), B: a Load of its element [k = 0, j0], B's k axis and column axis,
+//     k, m, n). For every i < m <= 4, j < n: acc = -0; for q in [0, k): acc = fma(A(i0 + i, q),
+//     B(q, j0 + j), acc); C[i0 + i, j0 + j] = acc — the gemm order, with A and B read in place.
+//
 //   pack.<src>.<panel>.w<W>          a packing kernel (BLIS's packm): W = MR or NR, G = 4 for
 //     u8/i8 panels (the k groups above), else 1. buf[0] = the panel (rank-1 scratch of <panel>);
 //     detail = (source: a Load of the block's first element, its free axis and its k axis
@@ -58,6 +64,13 @@ struct GemmUKernel {
 
 // The gemm micro-kernel a name denotes, or nullopt.
 std::optional<GemmUKernel> parse_gemm_ukernel(const std::string& op);
+
+struct GemvUKernel {
+  DType dtype = DType::F32;
+  std::string isa;
+  std::string name() const;  // "gemv.f32.avx512"
+};
+std::optional<GemvUKernel> parse_gemv_ukernel(const std::string& op);
 
 struct PackUKernel {
   DType src = DType::F32, panel = DType::F32;

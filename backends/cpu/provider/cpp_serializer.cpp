@@ -359,6 +359,17 @@ class Writer {
       out << ");\n";
       return;
     }
+    if (auto v = parse_gemv_ukernel(s.op)) {
+      const Expr& A = *s.detail[0];
+      const Expr& B = *s.detail[3];
+      auto stride = [&](const Expr& e, size_t i) { return buf(e.buf) + "_s" + std::to_string(*const_index(s.detail[i])); };
+      const std::string C = buf(s.buf);
+      line() << "kir_uk::gemv<" << cpp_type(v->dtype) << ">(&" << C << "["
+             << offset(s.buf, s.index) << "], " << C << "_s0, " << C << "_s1, " << addr(A) << ", " << stride(A, 1) << ", "
+             << stride(A, 2) << ", " << addr(B) << ", " << stride(B, 4) << ", " << stride(B, 5) << ", "
+             << expr(*s.detail[6]) << ", " << expr(*s.detail[7]) << ", " << expr(*s.detail[8]) << ");\n";
+      return;
+    }
     auto g = parse_gemm_ukernel(s.op);
     if (!g) throw std::runtime_error("internal: unknown micro-kernel `" + s.op + "`");
     const std::string C = buf(s.buf);

@@ -15,6 +15,12 @@
 // sums four u8*i8 products into each i32 lane). C = (first ? 0 : C) + A*B + row[i] + col[j],
 // all modulo 2^32 (unsigned arithmetic: integer sums wrap, and then any order is exact).
 //
+// gemv<T>(c, rs, cs, a, sam, sak, b, sbk, sbn, k, m, n): the same order for at most four rows
+// of C and any number of columns, reading A (strides sam, sak) and B (sbk, sbn) in place, without
+// packing: for a matrix-vector or few-row product, where packing B would read it twice. Columns
+// go in blocks whose accumulators stay in L1, and each k reads a contiguous stretch of B's row
+// (when its column stride is 1, as vectors), so B streams from memory once, in order.
+//
 // pack<W, G>(panel, src, sf, sk, n, kc, kcp, convert[, terms, factor]): BLIS's packm. Copies
 // the n x kc block of src (strides sf along the free axis, sk along k) into micro-panels of W
 // rows, k in groups of G: panel[p * kcp * W + ((k / G) * W + w) * G + k % G], zero outside the
@@ -42,6 +48,32 @@ inline void gemm_portable(T* c, int64_t rs, int64_t cs, const T* a, const T* b, 
       for (int j = 0; j < NR; ++j) acc[i][j] = std::fma(a[k * MR + i], b[k * NR + j], acc[i][j]);
   for (int i = 0; i < mr; ++i)
     for (int j = 0; j < nr; ++j) c[i * rs + j * cs] = acc[i][j];
+}
+
+template <class T>
+inline void gemv(T* c, int64_t rs, int64_t cs, const T* a, int64_t sam, int64_t sak, const T* b, int64_t sbk, int64_t sbn,
+                 int64_t k, int64_t m, int64_t n) {
+  constexpr int64_t JB = 1024, MR = 4;
+  T acc[MR][JB];
+  for (int64_t j0 = 0; j0 < n; j0 += JB) {
+    const int64_t jb = n - j0 < JB ? n - j0 : JB;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < jb; ++j) acc[i][j] = T(-0.0);
+    for (int64_t q = 0; q < k; ++q) {
+      const T* row = b + q * sbk + j0 * sbn;
+      for (int64_t i = 0; i < m; ++i) {
+        const T ai = a[i * sam + q * sak];
+        T* r = acc[i];
+        if (sbn == 1) {
+          for (int64_t j = 0; j < jb; ++j) r[j] = std::fma(ai, row[j], r[j]);
+        } else {
+          for (int64_t j = 0; j < jb; ++j) r[j] = std::fma(ai, row[j * sbn], r[j]);
+        }
+      }
+    }
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < jb; ++j) c[i * rs + (j0 + j) * cs] = acc[i][j];
+  }
 }
 
 template <int W, int G, bool Terms, class P, class S, class Conv>
