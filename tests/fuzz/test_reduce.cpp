@@ -297,9 +297,7 @@ TEST_CASE("the campaign reduces a finding after shrinking", "[fuzz][reduce][back
   INFO(v.str());
   REQUIRE(v.outcome == oracle::Outcome::MissedError);
   CampaignOptions o;
-  // A quarter for the reduction: enough for cold compiles while the backend suite compiles beside
-  // it on the same two cores (30 s was not, under ASan in CI).
-  o.case_timeout = 600;
+  o.case_timeout = 120;  // a quarter for the reduction: enough for cold compiles
   const auto dir = std::filesystem::temp_directory_path() / ("kir-reduce-campaign-" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
   CaseResult r = finish_case(o, p, v, got, expected, dir.string());

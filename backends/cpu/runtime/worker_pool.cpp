@@ -18,6 +18,8 @@
 #if defined(__linux__)
 #include <sched.h>
 #endif
+#include <pthread.h>
+#include <mutex>
 
 namespace kir::cpu::rt {
 namespace {
@@ -75,9 +77,20 @@ int default_threads() {
   return std::max(n, 1);
 }
 
+// Incremented in every child process fork() creates (pthread_atfork): a pool compares it with
+// the generation its workers were started in. A child has only the forking thread, and copies
+// of the pool's counters and mutexes as they were at that instant — a worker may have been
+// inside a job or holding a mutex — so the child must not wait for workers.
+std::atomic<uint64_t> g_fork_generation{0};
+
+void count_fork_in_child() { g_fork_generation.fetch_add(1, std::memory_order_relaxed); }
+
 }  // namespace
 
 WorkerPool::WorkerPool(int threads) {
+  static std::once_flag registered;
+  std::call_once(registered, [] { pthread_atfork(nullptr, nullptr, count_fork_in_child); });
+  generation_ = g_fork_generation.load(std::memory_order_relaxed);
   const int n = std::max(threads, 1) - 1;
   workers_.reserve(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) workers_.emplace_back([this] { worker_main(); });
@@ -97,7 +110,8 @@ void WorkerPool::run(int64_t ntasks, kir_task_fn fn, void* ctx) {
   if (t_in_task) return run_inline(ntasks, fn, ctx);
   FpEnvGuard fp;
   InTask in_task;
-  if (workers_.empty() || ntasks == 1) return run_inline(ntasks, fn, ctx);
+  if (workers_.empty() || ntasks == 1 || g_fork_generation.load(std::memory_order_relaxed) != generation_)
+    return run_inline(ntasks, fn, ctx);
 
   std::lock_guard<std::mutex> one_job(run_mutex_);
   const uint64_t e = epoch_.load(std::memory_order_relaxed);

@@ -30,7 +30,9 @@ class WorkerPool {
   // Runs fn(ctx, t) for every t in [0, ntasks) exactly once and returns after all finished.
   // fn must not throw (it is a C function; an escaping exception terminates). Called from inside
   // a task (of any pool), the tasks run inline on the calling thread. Concurrent run() calls from
-  // different threads on one pool take turns.
+  // different threads on one pool take turns. In a process forked after the pool started (the
+  // campaign judges candidates in forked children) the tasks run inline on the caller: the
+  // workers stayed in the parent, and the pool's state may have been copied mid-job.
   void run(int64_t ntasks, kir_task_fn fn, void* ctx);
 
   // The process-wide pool: KIR_THREADS threads if that is set to a positive integer, else
@@ -44,6 +46,9 @@ class WorkerPool {
   void work(int64_t ntasks, kir_task_fn fn, void* ctx, int64_t chunk) noexcept;
 
   std::vector<std::thread> workers_;
+  // The fork generation the workers were started in (see worker_pool.cpp): in a child process
+  // forked later the workers do not exist, and every run() executes inline.
+  uint64_t generation_ = 0;
   std::mutex run_mutex_;  // one job at a time
 
   // The job. Written by run() only while epoch_ is odd and no worker is inside_ a job.
