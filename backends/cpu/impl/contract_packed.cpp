@@ -113,7 +113,6 @@ struct Ctx {
   size_t lfree = 0, rfree = 0;  // the free axis of each operand
   std::vector<ExprP> red_ext;   // extents of the reduce pairs (lhs side)
   ExprP M, N, K;
-  int64_t oa = 0, ob = 0;       // integer form: the offsets packing adds to A and B
 
   ExprP idx(int64_t v) const { return make_index(v); }
   ExprP var(VarId v) const { return make_var(v, DType::Index); }
@@ -190,14 +189,6 @@ struct Ctx {
     return lp;
   }
 
-  StmtP store(BufId b, ExprP at, ExprP v) const {
-    auto st_ = make_stmt(StmtKind::Store, kNone);
-    st_->buf = b;
-    st_->index = {std::move(at)};
-    st_->value = std::move(v);
-    return st_;
-  }
-
   // A packing kernel of the catalog (pack.<src>.<panel>.w<W>) for the n x kc block of operand
   // `side` from free index `base` and k `pc`, into `pack_buf`; the integer form also writes
   // `terms` = factor * the sums over k (see the header).
@@ -252,10 +243,8 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
   c.N = R.shape[c.rfree];
   c.K = K;
   const bool integer = c.uk.integer();
-  if (integer) {
-    c.oa = L.dtype == DType::I8 ? 128 : 0;
-    c.ob = R.dtype == DType::U8 ? -128 : 0;
-  }
+  // Integer form: the offsets packing adds to A (oa) and B (ob); see the header.
+  const int64_t oa = integer && L.dtype == DType::I8 ? 128 : 0, ob = integer && R.dtype == DType::U8 ? -128 : 0;
   const int64_t MR = c.uk.mr, NR = c.uk.nr();
   const int64_t MC = std::max(param(st, "mc") / MR, int64_t{1}) * MR;
   const int64_t NC = std::max(param(st, "nc") / NR, int64_t{1}) * NR;
@@ -327,10 +316,10 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
   // Integer form: the column terms -oa * sum_k b come with B's panel, the row terms -ob * sum_k a
   // with A's (the header).
   lpc->body.push_back(c.kernel_packs(1)
-                          ? c.pack_kernel(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), c.var(kcp), NR, Bc, -c.oa)
+                          ? c.pack_kernel(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), c.var(kcp), NR, Bc, -oa)
                           : c.pack(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), NR, b_k_inner));
   lic->body.push_back(c.kernel_packs(0)
-                          ? c.pack_kernel(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), c.var(kcp), MR, Ar, -c.ob)
+                          ? c.pack_kernel(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), c.var(kcp), MR, Ar, -ob)
                           : c.pack(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), MR, a_k_inner));
   auto ljr = c.loop(jr, c.idx(0), c.var(nc), c.idx(NR));
   auto lir = c.loop(ir, c.idx(0), c.var(mc), c.idx(MR));

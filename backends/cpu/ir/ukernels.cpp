@@ -2,6 +2,7 @@
 #include "backends/cpu/ir/ukernels.h"
 
 #include <regex>
+#include <vector>
 
 namespace kir::cpu {
 
@@ -131,16 +132,17 @@ std::string check_kernel_call(const Program& p, const Stmt& s) {
   const size_t args = g->integer() ? 8 : 6;
   if (s.detail.size() != args)
     return "Kernel " + s.op + " takes " + std::to_string(args) + " detail arguments, not " + std::to_string(s.detail.size());
-  const DType panel[] = {g->a_panel(), g->b_panel(), DType::I32, DType::I32};
-  const char* what[] = {"A", "B", "row terms", "column terms"};
-  for (size_t k : {size_t{0}, size_t{1}, size_t{6}, size_t{7}}) {
-    if (k >= args) continue;
-    const size_t w = k < 2 ? k : k - 4;
-    const Expr& e = *s.detail[k];
-    if (e.kind != ExprKind::Load || e.dtype != panel[w] || p.buf(e.buf).kind != BufKind::Scratch)
-      return std::string("Kernel ") + s.op + " argument " + what[w] + " is not an element of a " +
-             std::string(name(panel[w])) + " scratch panel";
-  }
+  struct Arg {
+    size_t at;
+    DType dtype;
+    const char* what;
+  };
+  std::vector<Arg> panels = {{0, g->a_panel(), "A"}, {1, g->b_panel(), "B"}};
+  if (g->integer()) panels.insert(panels.end(), {{6, DType::I32, "row terms"}, {7, DType::I32, "column terms"}});
+  for (const Arg& a : panels)
+    if (!scratch_element(p, *s.detail[a.at], a.dtype))
+      return std::string("Kernel ") + s.op + " argument " + a.what + " is not an element of a " +
+             std::string(name(a.dtype)) + " scratch panel";
   for (int k = 2; k < 5; ++k)
     if (!is_integer(s.detail[static_cast<size_t>(k)]->dtype)) return "Kernel " + s.op + " kc/mr/nr is not an integer";
   if (s.detail[5]->dtype != DType::Bool) return "Kernel " + s.op + " `first` is not bool";

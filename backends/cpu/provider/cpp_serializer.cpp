@@ -344,6 +344,8 @@ class Writer {
   // One Kernel statement: a call of the catalog's micro-kernel (ir/ukernels.h, rt/kir_uk.h).
   void kernel(const Stmt& s) {
     auto addr = [&](const Expr& e) { return "&" + buf(e.buf) + "[" + offset(e.buf, e.args) + "]"; };
+    // The stride of e's buffer along the axis the constant detail[i] names.
+    auto stride = [&](const Expr& e, size_t i) { return buf(e.buf) + "_s" + std::to_string(*const_index(s.detail[i])); };
     if (auto k = parse_pack_ukernel(s.op)) {
       const Expr& src = *s.detail[0];
       const std::string S = cpp_type(k->src), T = cpp_type(k->panel);
@@ -352,8 +354,7 @@ class Writer {
       if (k->integer() && k->src != k->panel) convert = T + "(uint8_t(x) ^ 0x80u)";
       else if (k->src != k->panel) convert = "kir_rt::cast_" + dt(k->src) + "_" + dt(k->panel) + "(x)";
       line() << "kir_uk::pack<" << k->w << ", " << k->group() << ">(&" << buf(s.buf) << "[" << offset(s.buf, s.index)
-             << "], " << addr(src) << ", " << buf(src.buf) << "_s" << *const_index(s.detail[1]) << ", " << buf(src.buf) << "_s"
-             << *const_index(s.detail[2]) << ", " << expr(*s.detail[3]) << ", " << expr(*s.detail[4]) << ", "
+             << "], " << addr(src) << ", " << stride(src, 1) << ", " << stride(src, 2) << ", " << expr(*s.detail[3]) << ", " << expr(*s.detail[4]) << ", "
              << expr(*s.detail[5]) << ", [](" << S << " x) { return " << convert << "; }";
       if (k->integer()) out << ", " << addr(*s.detail[6]) << ", " << expr(*s.detail[7]);
       out << ");\n";
@@ -362,7 +363,6 @@ class Writer {
     if (auto v = parse_gemv_ukernel(s.op)) {
       const Expr& A = *s.detail[0];
       const Expr& B = *s.detail[3];
-      auto stride = [&](const Expr& e, size_t i) { return buf(e.buf) + "_s" + std::to_string(*const_index(s.detail[i])); };
       const std::string C = buf(s.buf);
       line() << "kir_uk::gemv<" << cpp_type(v->dtype) << ">(&" << C << "["
              << offset(s.buf, s.index) << "], " << C << "_s0, " << C << "_s1, " << addr(A) << ", " << stride(A, 1) << ", "

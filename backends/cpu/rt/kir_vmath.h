@@ -76,19 +76,25 @@ inline double exp2_core(double t) {
   return p * pow2_from_rounded(tm);
 }
 
-// The f32 result `out`, replaced where the input x lies outside [lo, hi] (by `below` / `above`,
-// bit patterns) and by the canonical NaN where x is NaN. Masks on the input's bits, not
-// selects: with a select the compiler would move the computation of `out` into a branch (a
-// conversion there may trap, so the loop would not vectorize); a blend keeps it unconditional.
+// cond ? with : v (cond is 0 or 1) by masks, not a select: with a select the compiler would move
+// the computation of v into a branch (a conversion there may trap, so the loop would not
+// vectorize); a blend keeps it unconditional.
 inline uint32_t blend(uint32_t v, uint32_t with, uint32_t cond) { return (v & (cond - 1u)) | (with & (0u - cond)); }
 
+// The canonical NaN where x is NaN, else out.
+inline float nan_canonical(float x, float out) {
+  const uint32_t mag = std::bit_cast<uint32_t>(x) & 0x7fffffffu;
+  return std::bit_cast<float>(blend(std::bit_cast<uint32_t>(out), 0x7fc00000u, static_cast<uint32_t>(mag > 0x7f800000u)));
+}
+
+// The f32 result `out`, replaced where the input x lies outside [lo, hi] (by `below` / `above`,
+// bit patterns) and by the canonical NaN where x is NaN (masks on the input's bits).
 inline float outside(float x, float out, float lo, float hi, uint32_t below, uint32_t above) {
   const uint32_t u = std::bit_cast<uint32_t>(x), mag = u & 0x7fffffffu, neg = u >> 31;
   uint32_t r = std::bit_cast<uint32_t>(out);
   r = blend(r, above, (neg ^ 1u) & static_cast<uint32_t>(mag > std::bit_cast<uint32_t>(hi)));  // also +Inf
   r = blend(r, below, neg & static_cast<uint32_t>(mag > std::bit_cast<uint32_t>(-lo)));        // also -Inf
-  r = blend(r, 0x7fc00000u, static_cast<uint32_t>(mag > 0x7f800000u));
-  return std::bit_cast<float>(r);
+  return nan_canonical(x, std::bit_cast<float>(r));
 }
 
 // e^x: below -104, e^x < 2^-150 rounds to +0; above 89, e^x exceeds the largest f32 by more
@@ -185,12 +191,6 @@ KIR_VMATH_INLINE double erf_core(double a) {
   p = p * t + erf_pick(kErfTaylor[1], g1, g2, g3, g4, g5, g6);
   p = p * t + erf_pick(kErfTaylor[0], g1, g2, g3, g4, g5, g6);
   return pick(a < 0.5, a * q, p);
-}
-
-// The canonical NaN where x is NaN, else out.
-inline float nan_canonical(float x, float out) {
-  const uint32_t mag = std::bit_cast<uint32_t>(x) & 0x7fffffffu;
-  return std::bit_cast<float>(blend(std::bit_cast<uint32_t>(out), 0x7fc00000u, static_cast<uint32_t>(mag > 0x7f800000u)));
 }
 
 // The sign of x on a non-negative f32 result r (erf and tanh are odd).
