@@ -1,6 +1,7 @@
 // Points, folding, family branch selection and unification (see analysis.h).
 #include "specs/src/analysis.h"
 
+#include "specs/src/fold.h"
 #include "specs/src/kind_check.h"
 #include "specs/src/yaml_util.h"
 
@@ -195,6 +196,34 @@ std::map<std::string, bool> tensor_presence(const OpSpec& op, const Env& env) {
   return out;
 }
 
+std::set<std::string> relevant_names(const OpSpec& op, const Env& env, const std::map<std::string, bool>& presence,
+                                     const std::map<std::string, ResolvedShape>& shapes, bool metadata) {
+  std::set<std::string> out;
+  for (const auto* t : op.all_tensors()) {
+    auto p = presence.find(t->name);
+    if (p == presence.end() || !p->second) continue;
+    auto s = shapes.find(t->name);
+    if (s != shapes.end() && s->second.ok)
+      for (const auto& ax : s->second.axes) live_names(*ax, env, out);
+    if (t->dtype.ok()) live_names(*t->dtype.expr, env, out);
+    if (!metadata) continue;
+    if (t->values && t->values->ok()) live_names(*t->values->expr, env, out);
+    for (const auto& r : t->reqs)
+      if (r.ok()) live_names(*r.expr, env, out);
+  }
+  for (const auto& r : op.shape_rules)
+    if (r.ok()) live_names(*r.expr, env, out);
+  if (op.roofline.flops && op.roofline.flops->ok()) live_names(*op.roofline.flops->expr, env, out);
+  if (op.roofline.bytes && op.roofline.bytes->ok()) live_names(*op.roofline.bytes->expr, env, out);
+  for (int pass = 0; pass < 64; ++pass) {
+    size_t before = out.size();
+    for (const auto& l : op.lets)
+      if (out.count(l.name) && l.expr.ok()) live_names(*l.expr.expr, env, out);
+    if (out.size() == before) break;
+  }
+  return out;
+}
+
 bool pattern_matches(const YAML::Node& pat, const Value& v) {
   if (pat.IsScalar() && pat.Scalar() == "_" && pat.Tag() != "!") return true;
   if (pat.IsMap()) {
@@ -248,7 +277,11 @@ ExprPtr substitute(const ExprPtr& e, const std::map<std::string, ExprPtr>& subst
 ResolvedShape resolve_shape(const OpSpec& op, const Manifest&, const ShapeField& s, const Env& env) {
   ResolvedShape r;
   if (!s.parsed) { r.error = "shape did not parse"; return r; }
-  if (!s.shape.is_family) { r.axes = s.shape.items; r.ok = true; return r; }
+  if (!s.shape.is_family) {
+    for (const auto& ax : s.shape.items) r.axes.push_back(fold_decided(ax, env));
+    r.ok = true;
+    return r;
+  }
   r.family = s.shape.family;
   const FamilyDecl* f = op.family_decl(s.shape.family);
   if (!f) { r.error = "type family '" + s.shape.family + "' is not declared"; return r; }
@@ -286,7 +319,7 @@ ResolvedShape resolve_shape(const OpSpec& op, const Manifest&, const ShapeField&
   }
   if (!chosen) { r.error = "no case of '" + f->name + "' matches"; return r; }
   if (!chosen->is.parsed || chosen->is.shape.is_family) { r.error = "case shape is not a list"; return r; }
-  for (const auto& ax : chosen->is.shape.items) r.axes.push_back(substitute(ax, subst));
+  for (const auto& ax : chosen->is.shape.items) r.axes.push_back(fold_decided(substitute(ax, subst), env));
   r.ok = true;
   return r;
 }

@@ -39,7 +39,8 @@ void live_names(const Expr& e, const Env& env, std::set<std::string>& out);
 // entries are undecided.
 std::map<std::string, bool> tensor_presence(const OpSpec& op, const Env& env);
 
-// A shape resolved at a point: axis expressions (Star nodes for splices), or the error.
+// A shape resolved at a point: axis expressions (Star nodes for splices) with the conditionals
+// the point decides folded to their live arms (fold.h), or the error.
 struct ResolvedShape {
   std::vector<ExprPtr> axes;
   bool ok = false;
@@ -48,6 +49,14 @@ struct ResolvedShape {
   std::string family;       // family name when the shape applied one
 };
 ResolvedShape resolve_shape(const OpSpec& op, const Manifest& m, const ShapeField& s, const Env& env);
+
+// Names relevant at a point (§7.1 of the format): read by present tensors' resolved shapes
+// (`shapes`) and dtypes, refinements, an inline roofline and — with `metadata` — generator
+// arguments (`values`) and `requires`; lets pass on what they read. Without `metadata` the
+// result is what a call itself reads: an index only a generator or a predicate reads is given
+// by the workload row and need not be solvable from input shapes.
+std::set<std::string> relevant_names(const OpSpec& op, const Env& env, const std::map<std::string, bool>& presence,
+                                     const std::map<std::string, ResolvedShape>& shapes, bool metadata = true);
 
 // Does a family-case pattern (`when` node) match a value?
 bool pattern_matches(const YAML::Node& pat, const Value& v);

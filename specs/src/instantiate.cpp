@@ -60,35 +60,6 @@ std::set<std::string> shape_index_names(const OpSpec& op) {
   return s;
 }
 
-// Names relevant at a point (reference §7.1): read by present tensors' shapes and dtypes,
-// refinements, generator arguments, requires, and an inline roofline; lets pass on what they read.
-std::set<std::string> relevant_names(const OpSpec& op, const Env& env, const std::map<std::string, bool>& presence,
-                                     const std::map<std::string, ResolvedShape>& shapes) {
-  std::set<std::string> out;
-  for (const auto* t : op.all_tensors()) {
-    auto p = presence.find(t->name);
-    if (p == presence.end() || !p->second) continue;
-    auto s = shapes.find(t->name);
-    if (s != shapes.end() && s->second.ok)
-      for (const auto& ax : s->second.axes) live_names(*ax, env, out);
-    if (t->dtype.ok()) live_names(*t->dtype.expr, env, out);
-    if (t->values && t->values->ok()) live_names(*t->values->expr, env, out);
-    for (const auto& r : t->reqs)
-      if (r.ok()) live_names(*r.expr, env, out);
-  }
-  for (const auto& r : op.shape_rules)
-    if (r.ok()) live_names(*r.expr, env, out);
-  if (op.roofline.flops && op.roofline.flops->ok()) live_names(*op.roofline.flops->expr, env, out);
-  if (op.roofline.bytes && op.roofline.bytes->ok()) live_names(*op.roofline.bytes->expr, env, out);
-  for (int pass = 0; pass < 64; ++pass) {
-    size_t before = out.size();
-    for (const auto& l : op.lets)
-      if (out.count(l.name) && l.expr.ok()) live_names(*l.expr.expr, env, out);
-    if (out.size() == before) break;
-  }
-  return out;
-}
-
 std::string case_description(const std::vector<std::pair<std::string, std::string>>& dc) {
   if (dc.empty()) return "";
   std::string out = "{";
@@ -357,13 +328,14 @@ class RowInstantiator {
       }
       if (!changed) break;
     }
-    for (const auto* t : op_.all_tensors())
-      if (presence[t->name] && t->values && !generated.count(t->name))
-        c.fail("arguments of the generator of '" + t->name + "' never become known", "W16");
+    // A relevant index still unknown is the row's omission (also when a generator waits for it).
     for (const auto& n : relevant) {
       const IndexDecl* ix = op_.index(n);
       if (ix && !is_dtype_index(*ix) && !env.vars.count(n)) c.fail("row misses the relevant index '" + n + "'", "W14");
     }
+    for (const auto* t : op_.all_tensors())
+      if (presence[t->name] && t->values && !generated.count(t->name))
+        c.fail("arguments of the generator of '" + t->name + "' never become known", "W16");
     // Step 6: refinements, concrete shapes and dtypes.
     for (const auto& rule : op_.shape_rules) {
       if (!rule.ok()) continue;

@@ -39,8 +39,10 @@ struct Facts {
     for (const auto& [k, v] : o.excluded) f.excluded[k].insert(v.begin(), v.end());
     return f;
   }
-  // Narrows an enum or dtype kind read through `text`.
+  // Narrows an enum or dtype kind read through `text`; a union narrows its literal members
+  // (see narrow_union).
   Kind narrow(const std::string& text, Kind k) const {
+    if (k.t == Kind::T::Union) return narrow_union(text, std::move(k));
     if (k.t != Kind::T::Enum && k.t != Kind::T::DType) return k;
     auto o = only.find(text);
     if (o != only.end()) {
@@ -57,7 +59,36 @@ struct Facts {
       for (const auto& x : e->second) k.members.erase(x);
     return k;
   }
+  // A union with literal members (`int | tuple[int] | 'valid' | 'same'`): where `x == 'lit'`
+  // (or `x in (...)`) holds, x is that literal, so the union narrows to the enum of those
+  // literals; where `x != 'lit'` holds the literal leaves the union, and a union left with one
+  // member is that member.
+  Kind narrow_union(const std::string& text, Kind k) const {
+    auto lit = std::find_if(k.alts.begin(), k.alts.end(), [](const Kind& a) { return a.t == Kind::T::Enum; });
+    if (lit == k.alts.end()) return k;
+    auto o = only.find(text);
+    if (o != only.end()) {
+      std::set<std::string> both;
+      for (const auto& x : lit->members)
+        if (o->second.count(x)) both.insert(x);
+      return Kind::enumeration(both);
+    }
+    auto e = excluded.find(text);
+    if (e == excluded.end()) return k;
+    for (const auto& x : e->second) lit->members.erase(x);
+    if (lit->members.empty()) k.alts.erase(lit);
+    if (k.alts.size() == 1) return k.alts[0];
+    return k;
+  }
 };
+
+// The enum member of a union kind (its string literals), or null.
+const Kind* union_literals(const Kind& k) {
+  if (k.t != Kind::T::Union) return nullptr;
+  for (const auto& a : k.alts)
+    if (a.t == Kind::T::Enum) return &a;
+  return nullptr;
+}
 
 Kind join(const Kind& a, const Kind& b, bool& ok) {
   ok = true;
@@ -256,6 +287,7 @@ class Checker {
     if (sc_.families.count(n)) kerr("type family '" + n + "' is used as a value");
     if (sc_.seq_indices.count(n) && sc_.field != FieldKind::Values && sc_.field != FieldKind::Requires)
       kerr("value list '" + n + "' appears outside `values` (a Seq[Int] index is only a generator argument)", "C28");
+    if (sc_.failed_lets.count(n)) kerr("let '" + n + "' failed its own check", kFailedLetId);
     auto it = sc_.names.find(n);
     if (it != sc_.names.end()) {
       if (sc_.value_params.count(n) && sc_.field != FieldKind::Rule && sc_.field != FieldKind::Roofline)
@@ -279,26 +311,25 @@ class Checker {
     if (base.t != Kind::T::Adt) kerr("attribute '" + e.s + "' of '" + base_text + "' of kind " + base.str() + ": not a declared field");
     const AdtDecl* adt = sc_.manifest ? (sc_.manifest->adts.count(base.adt) ? &sc_.manifest->adts.at(base.adt) : nullptr) : nullptr;
     if (!adt) kerr("ADT '" + base.adt + "' is not declared in types.yaml");
-    if (e.s == "kind") {
-      std::set<std::string> ctors;
-      for (const auto& c : adt->ctors) ctors.insert(c.name);
-      return Kind::enumeration(ctors);
-    }
-    std::string narrowed = base.ctor;
+    // The constructors `base` may hold here: its kind's own, a family case's, and what the
+    // guards on `base.kind` left (`==`/`in` keep, `!=`/`not in` and the false operands of an
+    // `or` remove).
+    std::set<std::string> ctors;
+    for (const auto& c : adt->ctors) ctors.insert(c.name);
     auto fc = f.ctor.find(base_text);
-    if (fc != f.ctor.end()) narrowed = fc->second;
     auto sfc = sc_.ctor_facts.find(base_text);
-    if (narrowed.empty() && sfc != sc_.ctor_facts.end()) narrowed = sfc->second;
-    // a Maybe[ADT] payload is narrowed under the name "<x>.value"
+    if (!base.ctor.empty()) ctors = {base.ctor};
+    else if (fc != f.ctor.end()) ctors = {fc->second};
+    else if (sfc != sc_.ctor_facts.end()) ctors = {sfc->second};
+    ctors = f.narrow(base_text + ".kind", Kind::enumeration(ctors)).members;
+    if (e.s == "kind") return Kind::enumeration(ctors);
     std::optional<Kind> found;
-    bool in_any = false;
-    for (const auto& c : adt->ctors) {
+    for (const auto& c : adt->ctors)
       for (const auto& [fn, fk] : c.fields)
-        if (fn == e.s) { in_any = true; if (narrowed.empty() || narrowed == c.name) found = fk; }
-    }
-    if (!in_any) kerr("ADT '" + adt->name + "' has no field '" + e.s + "'");
+        if (fn == e.s && (!found || ctors.count(c.name))) found = fk;
+    if (!found) kerr("ADT '" + adt->name + "' has no field '" + e.s + "'");
     for (const auto& c : adt->ctors) {
-      if (!narrowed.empty() && c.name != narrowed) continue;
+      if (!ctors.count(c.name)) continue;
       bool has = false;
       for (const auto& fld : c.fields) has = has || fld.first == e.s;
       if (!has) kerr("constructor '" + c.name + "' lacks field '" + e.s + "' (read '" + base_text + "." + e.s + "' only where '" + base_text + "' matched a constructor that has it)", "C38");
@@ -311,14 +342,15 @@ class Checker {
     if (a.t == Kind::T::None || b.t == Kind::T::None) kerr("'" + unparse(le) + " " + op + " " + unparse(re) + "' compares with None (use present(...))");
     if (op == "in" || op == "not in") {
       if (!b.is_seq()) kerr("'" + op + "' needs a sequence on the right, got " + b.str());
-      if ((a.t == Kind::T::Enum || a.t == Kind::T::DType) && re.k == Expr::K::Tuple)
+      if ((a.t == Kind::T::Enum || a.t == Kind::T::DType || union_literals(a)) && re.k == Expr::K::Tuple)
         for (const auto& x : re.kids)
           if (is_str_lit(*x)) member_check(a, x->s, unparse(le));
       return;
     }
     if (op == "==" || op == "!=") {
-      if ((a.t == Kind::T::Enum || a.t == Kind::T::DType) && is_str_lit(re)) { member_check(a, re.s, unparse(le)); return; }
-      if ((b.t == Kind::T::Enum || b.t == Kind::T::DType) && is_str_lit(le)) { member_check(b, le.s, unparse(re)); return; }
+      // a union is comparable with its literal members
+      if ((a.t == Kind::T::Enum || a.t == Kind::T::DType || union_literals(a)) && is_str_lit(re)) { member_check(a, re.s, unparse(le)); return; }
+      if ((b.t == Kind::T::Enum || b.t == Kind::T::DType || union_literals(b)) && is_str_lit(le)) { member_check(b, le.s, unparse(re)); return; }
       bool ok;
       join(a, b, ok);
       if (!ok && !(a.t == Kind::T::Value || b.t == Kind::T::Value)) kerr("'" + unparse(le) + " " + op + " " + unparse(re) + "' compares incomparable kinds " + a.str() + " and " + b.str());
@@ -336,7 +368,8 @@ class Checker {
         kerr("'" + what + "' compares with '" + lit + "', a value " + k.str() + " never takes");
       return;
     }
-    if (!k.members.count(lit)) kerr("'" + what + "' compares with '" + lit + "', a value " + k.str() + " never takes");
+    const Kind* lits = k.t == Kind::T::Union ? union_literals(k) : &k;
+    if (!lits->members.count(lit)) kerr("'" + what + "' compares with '" + lit + "', a value " + k.str() + " never takes");
   }
 
   Kind call(const Expr& e, const Facts& f) {
@@ -446,8 +479,12 @@ class Checker {
       return Kind::boolean();
     }
     if (fn == "per_axis") {
-      bool ok = a[0].integral() || a[0].t == Kind::T::None || a[0].is_seq() || a[0].t == Kind::T::Maybe || a[0].t == Kind::T::Union;
-      need(ok, fn, 0, a[0], "Int | Seq[Maybe[Int]] | None");
+      // a union qualifies only without literal members (narrow them away with a guard first)
+      std::function<bool(const Kind&)> per_axis_ok = [&](const Kind& k) {
+        if (k.t == Kind::T::Union) return std::all_of(k.alts.begin(), k.alts.end(), per_axis_ok);
+        return k.integral() || k.t == Kind::T::None || k.is_seq() || k.t == Kind::T::Maybe;
+      };
+      need(per_axis_ok(a[0]), fn, 0, a[0], "Int | Seq[Maybe[Int]] | None");
       need(a[1].integral(), fn, 1, a[1], "Int");
       need(a[2].integral(), fn, 2, a[2], "Int");
       need(a[3].t == Kind::T::None || a[3].integral() || a[3].t == Kind::T::Maybe, fn, 3, a[3], "Maybe[Int]");
@@ -560,7 +597,7 @@ std::optional<Kind> check_kind(const Expr& e, const KindScope& scope, SpecDiags&
                                const std::string& what) {
   std::string err, id;
   auto k = infer_kind(e, scope, err, id);
-  if (!k) d.add(loc, Level::Signature, op, what + ": " + err + " [" + id + "]");
+  if (!k && id != kFailedLetId) d.add(loc, Level::Signature, op, what + ": " + err + " [" + id + "]");
   return k;
 }
 

@@ -32,12 +32,18 @@ struct KindScope {
   bool has_out = false;                   // present(out) is legal
   // Narrowing facts at entry (family cases: constructor of matched ADT formals).
   std::map<std::string, std::string> ctor_facts;
+  // Lets whose own check failed: the let's error is the root cause, reported once, and an
+  // expression reading one fails quietly with kFailedLetId instead of "not declared".
+  std::set<std::string> failed_lets;
 };
+
+inline constexpr const char* kFailedLetId = "failed-let";
 
 // Builds the scope of an op for a field kind (lets must already have kinds in `let_kinds`).
 KindScope op_scope(const OpSpec& op, const Manifest& m, FieldKind field, const std::map<std::string, Kind>& let_kinds);
 
-// Returns the kind or nullopt after reporting one error "<what>: <message> [ID]" at `loc`.
+// Returns the kind or nullopt after reporting one error "<what>: <message> [ID]" at `loc`
+// (nothing when the expression only reads a failed let).
 std::optional<Kind> check_kind(const Expr& e, const KindScope& scope, SpecDiags& d, const Loc& loc,
                                const std::string& op, const std::string& what);
 

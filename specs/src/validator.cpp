@@ -50,13 +50,19 @@ class OpChecker {
   std::map<std::string, Kind> let_kinds_;
   std::set<std::string> reported_;  // one report per (check, subject) across points
 
-  void err(const Loc& l, const std::string& text, const char* id) { d_.add(l, Level::Signature, op_.name, text + " [" + id + "]"); }
+  std::set<std::string> failed_lets_;  // lets whose check failed (their readers stay quiet)
+
+  void err(const Loc& l, const std::string& text, const char* id) {
+    if (std::string(id) == kFailedLetId) return;  // the failed let reported the root cause
+    d_.add(l, Level::Signature, op_.name, text + " [" + id + "]");
+  }
   void once(const std::string& key, const Loc& l, const std::string& text, const char* id) {
     if (reported_.insert(key).second) err(l, text, id);
   }
 
   KindScope scope(FieldKind f) {
     KindScope s = op_scope(op_, m_, f, let_kinds_);
+    s.failed_lets = failed_lets_;
     if (f == FieldKind::Dtype)
       for (const auto& dt : all_dtypes())
         if (!s.names.count(std::string(dt.name))) s.names[std::string(dt.name)] = Kind::dtype({std::string(dt.name)});
@@ -110,12 +116,12 @@ class OpChecker {
       visit(l.name, path);
     }
     for (const auto& n : order) {
-      if (in_cycle.count(n)) continue;
       const LetDecl* l = op_.let(n);
-      auto k = kind_of(l->expr, FieldKind::Let, "let '" + n + "'");
-      if (!k) continue;
-      if (k->t == Kind::T::Adt) { err(l->expr.loc, "let '" + n + "' holds an ADT value", "C24"); continue; }
-      let_kinds_[n] = *k;
+      std::optional<Kind> k;
+      if (!in_cycle.count(n)) k = kind_of(l->expr, FieldKind::Let, "let '" + n + "'");
+      if (k && k->t == Kind::T::Adt) { err(l->expr.loc, "let '" + n + "' holds an ADT value", "C24"); k.reset(); }
+      if (k) let_kinds_[n] = *k;
+      else failed_lets_.insert(n);  // in dependency order: lets reading it fail quietly too
     }
   }
 
@@ -600,28 +606,10 @@ class OpChecker {
               once("W6:" + t->name + n, r.loc, "requires '" + r.text + "' of '" + t->name + "' reads '" + n + "', which is absent where '" + t->name + "' is present (" + pt.describe() + ")", "W6");
         }
       }
-      // C41: solvability of relevant indices
-      std::set<std::string> relevant;
-      for (const auto* t : op_.all_tensors()) {
-        auto p = presence.find(t->name);
-        if (p == presence.end() || !p->second) continue;
-        if (shapes.count(t->name))
-          for (const auto& ax : shapes[t->name].axes) live_names(*ax, pt.env, relevant);
-        if (t->dtype.ok()) live_names(*t->dtype.expr, pt.env, relevant);
-        if (t->values && t->values->ok()) live_names(*t->values->expr, pt.env, relevant);
-        for (const auto& r : t->reqs)
-          if (r.ok()) live_names(*r.expr, pt.env, relevant);
-      }
-      for (const auto& r : op_.shape_rules)
-        if (r.ok()) live_names(*r.expr, pt.env, relevant);
-      if (op_.roofline.flops && op_.roofline.flops->ok()) live_names(*op_.roofline.flops->expr, pt.env, relevant);
-      if (op_.roofline.bytes && op_.roofline.bytes->ok()) live_names(*op_.roofline.bytes->expr, pt.env, relevant);
-      for (int pass = 0; pass < 32; ++pass) {
-        size_t before = relevant.size();
-        for (const auto& l : op_.lets)
-          if (relevant.count(l.name) && l.expr.ok()) live_names(*l.expr.expr, pt.env, relevant);
-        if (relevant.size() == before) break;
-      }
+      // C41: the indices a call reads must be solvable (those only generators and requires
+      // read are given by the row); C42 uses the full relevance of the row format.
+      auto relevant = relevant_names(op_, pt.env, presence, shapes);
+      auto call_reads = relevant_names(op_, pt.env, presence, shapes, false);
       std::set<std::string> solved;
       for (const auto& p : op_.params) solved.insert(p.name);
       for (const auto& i : op_.forall)
@@ -647,7 +635,7 @@ class OpChecker {
         if (!changed) break;
       }
       for (const auto& i : op_.forall) {
-        if (!relevant.count(i.name) || solved.count(i.name)) continue;
+        if (!call_reads.count(i.name) || solved.count(i.name)) continue;
         once("C41:" + i.name, i.loc, "index '" + i.name + "' cannot be solved from the inputs (at " + pt.describe() + ")", "C41");
       }
       for (const auto& row : op_.combos)
