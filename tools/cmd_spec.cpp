@@ -1,6 +1,7 @@
-// `kir spec validate [PATHS] [--op NAME]` and `kir spec instantiate FILE --op NAME [--row LABEL]`:
-// check op-spec manifests (messages `file:line:col: [level] Op: text`, sorted) and turn their
-// workload rows into concrete calls printed as JSON, optionally with input data as .npy files;
+// `kir spec validate [PATHS] [--op NAME]` and `kir spec instantiate FILE --op NAME [--row LABEL]
+// [--force]`: check op-spec manifests (messages `file:line:col: [level] Op: text`, sorted) and
+// turn the workload rows of an op that validates into concrete calls printed as JSON
+// (specs/src/call_json.h), optionally with input data as .npy files;
 // `kir spec run [PATHS] [--op] [--row] [--json FILE]` runs them (oracle/spec_run.h).
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 
 #include "oracle/spec_run.h"
 
+#include "specs/src/call_json.h"
 #include "specs/src/datagen.h"
 #include "specs/src/instantiate.h"
 #include "specs/src/loader.h"
@@ -22,66 +24,41 @@
 namespace kir::tools {
 namespace {
 
-nlohmann::json to_json(const specs::Value& v) {
-  using T = specs::Value::T;
-  switch (v.t) {
-    case T::None: return nullptr;
-    case T::Bool: return v.b;
-    case T::Int:
-      if (specs::fits_i64(v.i)) return static_cast<int64_t>(v.i.get_si());
-      return v.i.get_str();
-    case T::Float: return v.f;
-    case T::Str: return v.s;
-    case T::Seq: {
-      nlohmann::json a = nlohmann::json::array();
-      for (const auto& x : v.seq) a.push_back(to_json(x));
-      return a;
-    }
-    case T::Adt: {
-      nlohmann::json f = nlohmann::json::object();
-      for (const auto& [k, x] : v.adt->fields) f[k] = to_json(x);
-      return {{"kind", v.adt->ctor}, {"fields", f}};
-    }
-  }
-  return nullptr;
-}
-
-nlohmann::json call_json(const specs::Call& c) {
-  nlohmann::json j;
-  j["case_id"] = c.case_id;
-  j["label"] = c.label;
-  nlohmann::json params = nlohmann::json::object();
-  for (const auto& [k, v] : c.params) params[k] = to_json(v);
-  j["params"] = params;
-  nlohmann::json ts = nlohmann::json::array();
-  for (const auto& t : c.tensors) {
-    nlohmann::json tj;
-    tj["name"] = t.name;
-    tj["role"] = t.role == specs::Role::Input ? "input" : t.role == specs::Role::Output ? "output" : "ctor";
-    tj["present"] = t.present;
-    if (t.present) {
-      nlohmann::json shape = nlohmann::json::array();
-      for (const auto& d : t.shape) shape.push_back(specs::fits_i64(d) ? nlohmann::json(static_cast<int64_t>(d.get_si())) : nlohmann::json(d.get_str()));
-      tj["shape"] = shape;
-      tj["dtype"] = t.dtype;
-      if (t.values) tj["values"] = to_json(*t.values);
-      if (t.cpu) tj["device"] = "cpu";
-    }
-    ts.push_back(tj);
-  }
-  j["tensors"] = ts;
-  nlohmann::json ix = nlohmann::json::object();
-  for (const auto& [k, v] : c.ix) ix[k] = to_json(v);
-  j["ix"] = ix;
-  if (c.flops) j["roofline"]["flops"] = to_json(*c.flops);
-  if (c.bytes) j["roofline"]["bytes"] = to_json(*c.bytes);
-  return j;
-}
-
 struct InstArgs {
   std::string file, op, row, npy_dir;
   bool special = false;
+  bool force = false;
 };
+
+// Instantiation never outruns validation: an op `kir spec validate FILE --op NAME` rejects is
+// refused (exit 1, naming the op and its first error's rule), or with --force instantiated under
+// a loud warning on stderr and an "invalid_manifest" entry in every call. Returns the first
+// error's text when the op does not validate (empty when it does), after printing the refusal
+// or the warning.
+std::string validation_gate(const specs::Manifest& m, const specs::SpecDiags& loaded, const InstArgs& a, bool& refuse) {
+  refuse = false;
+  specs::SpecDiags vd = specs::validate_op(m, loaded, a.op);
+  if (!vd.has_errors()) return "";
+  std::string first;
+  for (const auto& x : vd.sorted())
+    if (x.level != specs::Level::Warning) {
+      first = x.str();
+      break;
+    }
+  // the rule is the check ID and checklist item closing the message: "... [C41, M4]"
+  const auto open = first.rfind('[');
+  const std::string rule = open == std::string::npos ? "?" : first.substr(open + 1, first.size() - open - 2);
+  const std::string head = "kir spec instantiate: op '" + a.op + "' does not validate (" + std::to_string(vd.error_count()) +
+                           " error(s)); first broken rule " + rule + ": " + first + "\n";
+  if (!a.force) {
+    std::cerr << vd.render() << head << "kir spec instantiate: refusing to instantiate an invalid manifest (--force proceeds anyway)\n";
+    refuse = true;
+    return first;
+  }
+  std::cerr << "kir spec instantiate: WARNING: --force: " << head.substr(std::string("kir spec instantiate: ").size())
+            << "kir spec instantiate: WARNING: --force: proceeding on an INVALID manifest; the calls below may be wrong\n";
+  return first;
+}
 
 int run_instantiate(const InstArgs& a) {
   specs::Manifest m;
@@ -92,6 +69,9 @@ int run_instantiate(const InstArgs& a) {
     std::cerr << d.render() << a.file << ": no op named '" << a.op << "'\n";
     return 1;
   }
+  bool refuse = false;
+  const std::string invalid = validation_gate(m, d, a, refuse);
+  if (refuse) return 1;
   specs::InstantiateOptions opts;
   opts.only_label = a.row;
   specs::SpecDiags rd;
@@ -103,7 +83,8 @@ int run_instantiate(const InstArgs& a) {
   }
   nlohmann::json out = nlohmann::json::array();
   for (const auto& c : calls) {
-    auto j = call_json(c);
+    auto j = specs::call_json(c);
+    if (!invalid.empty()) j["invalid_manifest"] = invalid;
     if (!a.npy_dir.empty()) {
       specs::DataOptions dopt;
       dopt.inject_special = a.special;
@@ -248,6 +229,7 @@ void register_spec_commands(CLI::App& app, int& exit_code) {
   i->add_option("--row", ia->row, "only the rows with this label");
   i->add_option("--npy", ia->npy_dir, "write every present input's data as .npy files into this folder");
   i->add_flag("--special", ia->special, "inject special values (0, -0, inf, nan, extremes) into float inputs");
+  i->add_flag("--force", ia->force, "instantiate even when the op does not validate (with a warning)");
   i->callback([ia, &exit_code] { exit_code = run_instantiate(*ia); });
 
   auto ra = std::make_shared<RunArgs>();

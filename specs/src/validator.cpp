@@ -684,15 +684,33 @@ void validate(const Manifest& m, SpecDiags& d, const ValidateOptions& opts) {
   }
 }
 
+namespace {
+
+// What `--op` shows: that op's diagnostics and every loader diagnostic.
+SpecDiags shown_for(const SpecDiags& d, const std::string& only_op) {
+  SpecDiags shown;
+  for (const auto& x : d.all())
+    if (only_op.empty() || x.op == only_op || x.level == Level::Loader) shown.add(x.loc, x.level, x.op, x.text);
+  return shown;
+}
+
+}  // namespace
+
+SpecDiags validate_op(const Manifest& m, const SpecDiags& loaded, const std::string& op, ValidateOptions opts) {
+  SpecDiags d = loaded;
+  opts.only_op = op;
+  if (!m.op(op)) d.add({}, Level::Loader, op, "no op named '" + op + "' in the manifests [L6]");
+  validate(m, d, opts);
+  return shown_for(d, op);
+}
+
 int validate_paths(const std::vector<std::string>& paths, const ValidateOptions& opts, std::string& report) {
   Manifest m;
   SpecDiags d;
   load_paths(paths, m, d);
   if (!opts.only_op.empty() && !m.op(opts.only_op)) d.add({}, Level::Loader, opts.only_op, "no op named '" + opts.only_op + "' in the manifests [L6]");
   validate(m, d, opts);
-  SpecDiags shown;
-  for (const auto& x : d.all())
-    if (opts.only_op.empty() || x.op == opts.only_op || x.level == Level::Loader) shown.add(x.loc, x.level, x.op, x.text);
+  SpecDiags shown = shown_for(d, opts.only_op);
   report = shown.render();
   size_t n = 0;
   for (const auto& o : m.ops) n += (opts.only_op.empty() || o.name == opts.only_op) ? 1 : 0;

@@ -20,6 +20,11 @@ struct ValidateOptions {
 
 void validate(const Manifest& m, SpecDiags& d, const ValidateOptions& opts = {});
 
+// Validates one op of a loaded manifest as `kir spec validate --op NAME` does: the result holds
+// the op's diagnostics and every loader diagnostic (from `loaded`, the load's diagnostics).
+// `kir spec instantiate` refuses an op whose result has errors.
+SpecDiags validate_op(const Manifest& m, const SpecDiags& loaded, const std::string& op, ValidateOptions opts = {});
+
 // Loads PATHS and validates; returns the exit code of the CLI (0 no errors, 1 errors).
 int validate_paths(const std::vector<std::string>& paths, const ValidateOptions& opts, std::string& report);
 
