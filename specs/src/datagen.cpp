@@ -10,6 +10,7 @@
 #include "numerics/format.h"
 #include "numerics/fnuz.h"
 #include "specs/src/dtypes.h"
+#include "specs/src/float8_e4m3.h"
 #include "specs/src/generators.h"
 
 namespace kir::specs {
@@ -23,6 +24,7 @@ struct Layout {
   std::optional<kir::num::Fnuz> fnuz = std::nullopt;  // the fnuz float8s, outside the DType table
   bool pair = false;    // float4_e2m1fn_x2: two codes of `fmt` per byte
   bool scale = false;   // float8_e8m0fnu: a power-of-two scale
+  bool e4m3 = false;    // float8_e4m3 (IEEE-style, with Inf): float8_e4m3.h
 };
 
 Layout layout_of(const std::string& dt) {
@@ -41,6 +43,7 @@ Layout layout_of(const std::string& dt) {
   if (dt == "float64") return {8, "<f8", kir::DType::F64};
   if (dt == "float8_e4m3fn") return {1, "|u1", kir::DType::E4M3};
   if (dt == "float8_e5m2") return {1, "|u1", kir::DType::E5M2};
+  if (dt == "float8_e4m3") return {1, "|u1", std::nullopt, false, std::nullopt, false, false, true};
   if (dt == "float8_e4m3fnuz") return {1, "|u1", std::nullopt, false, kir::num::Fnuz::E4M3};
   if (dt == "float8_e5m2fnuz") return {1, "|u1", std::nullopt, false, kir::num::Fnuz::E5M2};
   if (dt == "float4_e2m1fn_x2") return {1, "|u1", kir::DType::E2M1, false, std::nullopt, true};
@@ -52,6 +55,16 @@ Layout layout_of(const std::string& dt) {
 
 void put(std::vector<uint8_t>& out, uint64_t bits, int nbytes) {
   for (int k = 0; k < nbytes; ++k) out.push_back(static_cast<uint8_t>(bits >> (8 * k)));
+}
+
+// One element of an integer input without generated values: with equal odds a uniform draw
+// over the dtype's whole range — all `bits` bits random, the two's-complement pattern for
+// signed types (so packed int4 and q4_K bytes set their high bits, and negative and huge values
+// occur) — or a small value in [0, 8), where indices, bins and counts live. Python:
+// `rng.getrandbits(bits) if rng.randrange(2) == 0 else rng.randrange(8)`.
+uint64_t integer_draw(PyRandom& rng, int bits) {
+  if (rng.randbelow(uint64_t{2}) == 0) return rng.getrandbits64(static_cast<unsigned>(bits));
+  return rng.randbelow(uint64_t{8});
 }
 
 // fnuz formats have no -0 (it would encode as +0, so it is not offered as a special).
@@ -94,9 +107,12 @@ std::vector<TensorData> generate_inputs(const OpSpec& op, const Call& call, cons
       continue;
     }
     for (size_t i = 0; i < n; ++i) {
-      if (!l.fmt && !l.fnuz) {  // Python: rng.randrange(2 or 8)
-        uint64_t v = rng.randbelow(uint64_t{t.dtype == "bool" ? 2u : 8u});
-        put(td.bytes, v, l.bytes);
+      if (t.dtype == "bool") {  // Python: rng.randrange(2)
+        put(td.bytes, rng.randbelow(uint64_t{2}), 1);
+        continue;
+      }
+      if (!l.fmt && !l.fnuz && !l.e4m3) {  // integers: see integer_draw
+        put(td.bytes, integer_draw(rng, l.bytes * 8), l.bytes);
         continue;
       }
       if (l.scale && !opts.inject_special) {  // Python: 124 + rng.randrange(7), 2^-3 .. 2^3
@@ -112,6 +128,7 @@ std::vector<TensorData> generate_inputs(const OpSpec& op, const Call& call, cons
           x = sp[rng.randbelow(static_cast<uint64_t>(sp.size()))];
         }
         if (l.fnuz) put(td.bytes, kir::num::fnuz_from_double(x, *l.fnuz), 1);
+        else if (l.e4m3) put(td.bytes, float8_e4m3_from_double(x), 1);
         else if (l.pair) packed |= kir::num::from_double(x, *l.fmt) << (4 * part);
         else put(td.bytes, kir::num::from_double(x, *l.fmt), kir::info(*l.fmt).bits / 8);
       }

@@ -1,7 +1,8 @@
 // Input data for instantiated calls (reference §7.3): generated metadata tensors get exactly
 // their generated values; float and complex tensors standard-normal values (Python's
 // Random.gauss) rounded once to the dtype (kir numerics' correctly rounded conversion; the fnuz
-// float8s through numerics/fnuz.h); integer tensors uniform in [0, 8); bool in [0, 2). Drawn
+// float8s through numerics/fnuz.h, float8_e4m3 through float8_e4m3.h); integer tensors, with
+// equal odds, over the dtype's whole range (every bit random) or in [0, 8); bool in [0, 2). Drawn
 // from random.Random(1235 ^ crc32("<Op>:<tensor>:<case id>")) (py_random.h), so a call's data is
 // reproducible (not torch.randn's values). float4_e2m1fn_x2 bytes hold two such draws rounded to
 // e2m1 (the first in the low nibble); float8_e8m0fnu scales are 2^(randrange(7) - 3), a sane

@@ -4,6 +4,8 @@
 
 #include <cstring>
 #include <filesystem>
+#include <set>
+#include <tuple>
 
 #include "numerics/format.h"
 #include "specs/src/datagen.h"
@@ -53,16 +55,41 @@ TEST_CASE("metadata tensors carry exactly their generated values", "[M14]") {
   CHECK(v[2] == 6);
 }
 
-TEST_CASE("integer inputs are uniform in [0, 8)", "[M14]") {
+TEST_CASE("integer inputs reach the whole dtype range and small values", "[M14]") {
+  // Each element is, with equal odds, a draw over every bit of the dtype or a value in [0, 8).
   Fixture f("LongRoPEFwdOp", "plain");
+  size_t huge = 0, small = 0, negative = 0;
   for (const auto& t : generate_inputs(*f.op, f.calls[0], {}))
     if (t.name == "positions") {
       for (size_t k = 0; k < t.bytes.size(); k += 8) {
         int64_t x;
         std::memcpy(&x, t.bytes.data() + k, 8);
-        CHECK((x >= 0 && x < 8));
+        huge += x >= (int64_t{1} << 32) || x < -(int64_t{1} << 32);
+        small += x >= 0 && x < 8;
+        negative += x < 0;
       }
     }
+  CHECK(huge > 0);
+  CHECK(small > 0);
+  CHECK(negative > 0);
+}
+
+TEST_CASE("packed int4 and q4_K bytes set their high bits", "[M14][M17]") {
+  for (const auto& [op, label, tensor] : {std::tuple{"GemmW4A16FwdOp", "", "packed_weight"}, std::tuple{"GemvQ4KFwdOp", "", "w_qs"},
+                                          std::tuple{"GemvQ4KFwdOp", "", "w_scales"}}) {
+    Fixture f(op, label);
+    REQUIRE(!f.calls.empty());
+    size_t high_nibble = 0, top_bit = 0;
+    for (const auto& t : generate_inputs(*f.op, f.calls[0], {}))
+      if (t.name == tensor)
+        for (uint8_t b : t.bytes) {
+          high_nibble += (b >> 4) != 0;
+          top_bit += (b & 0x80) != 0;
+        }
+    INFO(op << " " << tensor);
+    CHECK(high_nibble > 0);
+    CHECK(top_bit > 0);
+  }
 }
 
 TEST_CASE("special-value injection puts specials into float inputs", "[M14]") {
@@ -108,10 +135,40 @@ Call one_tensor_call(const std::string& dtype, long n) {
 }
 }  // namespace
 
-TEST_CASE("an fp8 format kir numerics lacks fails loudly", "[M14]") {
+TEST_CASE("integer inputs are Python's draws: getrandbits or randrange(8), by a coin", "[M14]") {
+  // python3: r = random.Random(1235 ^ zlib.crc32(b"XFwdOp:x:x"))
+  //          [r.getrandbits(bits) if r.randrange(2) == 0 else r.randrange(8) for _ in range(n)]
   OpSpec op;
   op.name = "XFwdOp";
-  CHECK_THROWS_WITH(generate_inputs(op, one_tensor_call("float8_e4m3", 2), {}), Catch::Contains("not implemented: data generation for float8_e4m3"));
+  auto u8 = generate_inputs(op, one_tensor_call("uint8", 16), {});
+  CHECK(u8[0].bytes == std::vector<uint8_t>{0x55, 0x06, 0x07, 0x45, 0x03, 0x07, 0x05, 0xec, 0x7f, 0x05, 0x7e, 0x02, 0x58, 0x70, 0x85, 0xe0});
+  auto i8 = generate_inputs(op, one_tensor_call("int8", 16), {});
+  CHECK(i8[0].bytes == u8[0].bytes);  // the same bits, read as -20, -123, -32 where the top bit is set
+  auto i64 = generate_inputs(op, one_tensor_call("int64", 6), {});
+  std::vector<int64_t> v(6);
+  std::memcpy(v.data(), i64[0].bytes.data(), 48);
+  CHECK(v == std::vector<int64_t>{7641572945085541225, 7, 0, 7, -7712803256826783832, 5});
+  auto b = generate_inputs(op, one_tensor_call("bool", 64), {});
+  for (uint8_t x : b[0].bytes) CHECK(x <= 1);
+}
+
+TEST_CASE("float8_e4m3 inputs are gauss draws rounded to nearest even like the other float8s", "[M14]") {
+  // The same draws as the fnuz test below, encoded by a brute-force nearest-code search over the
+  // decoded values of the IEEE-style e4m3 (bias 7, Inf at 0x78) with exact fractions.
+  OpSpec op;
+  op.name = "XFwdOp";
+  auto e4 = generate_inputs(op, one_tensor_call("float8_e4m3", 8), {});
+  REQUIRE(e4.size() == 1);
+  CHECK(e4[0].npy_descr == "|u1");
+  CHECK(e4[0].bytes == std::vector<uint8_t>{0x38, 0x22, 0xa8, 0x0c, 0xb1, 0xab, 0xb7, 0xb0});
+  DataOptions o;
+  o.inject_special = true;
+  auto sp = generate_inputs(op, one_tensor_call("float8_e4m3", 512), o);
+  std::set<uint8_t> seen(sp[0].bytes.begin(), sp[0].bytes.end());
+  for (uint8_t code : {0x00, 0x80, 0x7C, 0x77, 0xF7, 0x78, 0xF8}) {  // ±0, NaN, ±240, ±Inf
+    INFO(int(code));
+    CHECK(seen.count(code));
+  }
 }
 
 TEST_CASE("fnuz float8 inputs are Python gauss draws rounded to nearest even", "[M14]") {
