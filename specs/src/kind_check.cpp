@@ -482,7 +482,8 @@ class Checker {
       // a union qualifies only without literal members (narrow them away with a guard first)
       std::function<bool(const Kind&)> per_axis_ok = [&](const Kind& k) {
         if (k.t == Kind::T::Union) return std::all_of(k.alts.begin(), k.alts.end(), per_axis_ok);
-        return k.integral() || k.t == Kind::T::None || k.is_seq() || k.t == Kind::T::Maybe;
+        if (k.t == Kind::T::Maybe) return per_axis_ok(*k.elem);
+        return k.integral() || k.t == Kind::T::None || k.is_seq();
       };
       need(per_axis_ok(a[0]), fn, 0, a[0], "Int | Seq[Maybe[Int]] | None");
       need(a[1].integral(), fn, 1, a[1], "Int");

@@ -89,6 +89,21 @@ TEST_CASE("a union keeps the literal members no guard ruled out", "[M11]") {
         "'padding' compares with 'reflect', a value Int | Seq[Int](len 2) | 'same' | 'valid' never takes [C32]");
 }
 
+TEST_CASE("per_axis takes a Maybe union only without literal members", "[M11][M3]") {
+  auto kind_of = [](const std::string& type, const std::string& text) {
+    std::string err, id;
+    KindScope sc;
+    sc.field = FieldKind::Let;
+    sc.names["p"] = *parse_param_type(type, {}, err);
+    ParseError pe;
+    auto k = infer_kind(*parse_expr(text, pe), sc, err, id);
+    return k ? k->str() : err;
+  };
+  CHECK(kind_of("int | tuple[int, int] | None", "per_axis(p, 0, 2, fallback=1)") == "Int");
+  CHECK(kind_of("int | 'same' | None", "per_axis(p, 0, 2, fallback=1)") ==
+        "per_axis() argument 1 is Maybe[Int | 'same'], expected Int | Seq[Maybe[Int]] | None");
+}
+
 TEST_CASE("union fixture: accepted, and each padding form instantiates its output shape", "[M11]") {
   auto l = load("valid", "convolution_union.yaml");
   CHECK(messages(l->d).empty());
