@@ -130,7 +130,8 @@ class Writer {
         // The vectorizable correctly rounded versions (rt/kir_vmath.h) where there is one.
         // (Not sigmoid: evaluated in double it misrounds near 0, where 1/2 + x/4 is an f32 midpoint.)
         if (e.dtype == DType::F32 && (*fn == num::MathFn::Exp || *fn == num::MathFn::Exp2 || *fn == num::MathFn::Erf ||
-                                      *fn == num::MathFn::Tanh))
+                                      *fn == num::MathFn::Tanh || *fn == num::MathFn::Log || *fn == num::MathFn::Log1p ||
+                                      *fn == num::MathFn::Sin || *fn == num::MathFn::Cos || *fn == num::MathFn::Rsqrt))
           return "kir_vmath::" + std::string(num::name(*fn)) + "_f32(" + a(0) + ")";
         return "kir_gen::math<" + T + ">(call, " + std::to_string(static_cast<int>(*fn)) + ", " +
                std::to_string(static_cast<int>(e.dtype)) + ", " + a(0) + ")";

@@ -4,10 +4,12 @@
 // returns — which tests/backend/test_vmath.cpp checks over every f32 input (opt-in) and a sample
 // of them in the default run.
 //
-// The f32 functions evaluate in double: the exact value times (1 + e) with |e| around 2^-50,
-// rounded to f32 once. An f32 result is wrong only if the exact value lies within |e| of a
-// rounding boundary of f32; the exhaustive checks found no such input for exp and tanh, and two
-// each for exp2 and erf (x and -x), which those functions handle by input.
+// The f32 functions (exp, exp2, erf, tanh, log, log1p, sin, cos, rsqrt) evaluate in double: the
+// exact value times (1 + e) with |e| around 2^-50, rounded to f32 once. An f32 result is wrong
+// only if the exact value lies within |e| of a rounding boundary of f32; the exhaustive checks
+// found no such input for exp, tanh, log1p and rsqrt, two each for exp2, erf and sin (x and -x),
+// five for log and six for cos (three pairs), which those functions handle by input. (sqrt is
+// the hardware's, in kir_rt.h.)
 //
 // exp2_core(t) = 2^t for |t| <= 1000: t = n + r with n = round(t) (adding and subtracting 1.5·2^52)
 // and |r| <= 1/2, exact in double for an f32 t; 2^r = e^(r ln2) by its Taylor polynomial of degree
@@ -16,6 +18,7 @@
 // whose high part times n is exact (|r| <= ln2/2), e^r by its degree-12 Taylor polynomial.
 #pragma once
 #include <bit>
+#include <cmath>
 #include <cstdint>
 
 // Forced inline: a call left in a loop keeps the loop scalar, and erf's body is past GCC's
@@ -228,6 +231,178 @@ KIR_VMATH_INLINE float tanh_f32(float x) {
   const double r = pick(ac < 0.03125, small, (e - 1.0) / (e + 1.0));
   const float out = with_sign_of(x, static_cast<float>(pick(a < 9.1, r, 1.0)));
   return nan_canonical(x, out);
+}
+
+// log(u) for a positive double u (+0, +Inf and NaN give garbage, which the callers blend away).
+// u = 2^e m with m in [sqrt(1/2), sqrt(2)): subtracting sqrt(1/2)'s bits from u's leaves e (plus
+// 1024, so that it stays positive) in the exponent field. log m = 2 atanh(s) = 2 (s + s^3/3 +
+// s^5/5 + ...) with s = f / (f + 2), f = m - 1 (exact: Sterbenz); |s| <= 0.172, and eleven terms
+// truncate below 2^-60. e ln2 with ln2 in two parts whose high part times e is exact. Where
+// e = 0 the caller's f0 (u - 1 without the rounding of u) stands for f, and log m is returned
+// as is (log1p keeps -0).
+KIR_VMATH_INLINE double log_core(double u, double f0) {
+  const uint64_t b = std::bit_cast<uint64_t>(u);
+  const uint64_t k = (b + (uint64_t{1024} << 52) - std::bit_cast<uint64_t>(0x1.6a09e667f3bcdp-1)) >> 52;  // e + 1024
+  const double m = std::bit_cast<double>(b - ((k - 1024) << 52));
+  const double e = std::bit_cast<double>(std::bit_cast<uint64_t>(kRoundMagic) + k) - (kRoundMagic + 1024.0);
+  const double f = pick(e == 0.0, f0, m - 1.0);
+  const double s = f / (f + 2.0);
+  const double z = s * s;
+  double q = 2.0 / 21;
+  q = q * z + 2.0 / 19;
+  q = q * z + 2.0 / 17;
+  q = q * z + 2.0 / 15;
+  q = q * z + 2.0 / 13;
+  q = q * z + 2.0 / 11;
+  q = q * z + 2.0 / 9;
+  q = q * z + 2.0 / 7;
+  q = q * z + 2.0 / 5;
+  q = q * z + 2.0 / 3;
+  const double lm = 2.0 * s + s * (z * q);
+  return pick(e == 0.0, lm, e * 0x1.62e42feep-1 + (e * 0x1.a39ef35793c76p-33 + lm));
+}
+
+// log(x): +-0 gives -Inf, a negative x (also -Inf) the canonical NaN, +Inf +Inf; subnormal x are
+// normal doubles and need nothing else. Five inputs have log(x) closer to an f32 rounding
+// boundary than the double evaluation resolves (the exhaustive check found exactly these): their
+// correctly rounded results are set by input.
+KIR_VMATH_INLINE float log_f32(float x) {
+  const uint32_t u = std::bit_cast<uint32_t>(x), mag = u & 0x7fffffffu;
+  const double a = static_cast<double>(std::bit_cast<float>(mag));
+  uint32_t r = std::bit_cast<uint32_t>(static_cast<float>(log_core(a, a - 1.0)));
+  r = blend(r, 0xc08e158fu, static_cast<uint32_t>(u == 0x3c413d3au));  // x = 0x1.827a74p-7
+  r = blend(r, 0x400fe5e7u, static_cast<uint32_t>(u == 0x41178febu));  // x = 0x1.2f1fd6p+3
+  r = blend(r, 0x418f034bu, static_cast<uint32_t>(u == 0x4c5d65a5u));  // x = 0x1.bacb4ap+25
+  r = blend(r, 0x4254d1f9u, static_cast<uint32_t>(u == 0x65d890d3u));  // x = 0x1.b121a6p+76
+  r = blend(r, 0x42845a89u, static_cast<uint32_t>(u == 0x6f31a8ecu));  // x = 0x1.6351d8p+95
+  r = blend(r, 0x7f800000u, static_cast<uint32_t>(u == 0x7f800000u));
+  r = blend(r, 0xff800000u, static_cast<uint32_t>(mag == 0u));
+  r = blend(r, 0x7fc00000u, static_cast<uint32_t>(u > 0x80000000u));
+  return nan_canonical(x, std::bit_cast<float>(r));
+}
+
+// log(1 + x): 1 + x in double is exact where e != 0 in log_core (|x| >= 0.29, up to 2^29) or
+// off by a relative 2^-53 (above 2^29, where the logarithm is larger than 20); where e = 0, f is
+// x itself. -1 gives -Inf, below -1 (also -Inf) the canonical NaN, +Inf +Inf, +-0 itself.
+KIR_VMATH_INLINE float log1p_f32(float x) {
+  const uint32_t u = std::bit_cast<uint32_t>(x);
+  const double d = static_cast<double>(x);
+  uint32_t r = std::bit_cast<uint32_t>(static_cast<float>(log_core(1.0 + d, d)));
+  r = blend(r, 0x7f800000u, static_cast<uint32_t>(u == 0x7f800000u));
+  r = blend(r, 0xff800000u, static_cast<uint32_t>(u == 0xbf800000u));
+  r = blend(r, 0x7fc00000u, static_cast<uint32_t>(u > 0xbf800000u));
+  return nan_canonical(x, std::bit_cast<float>(r));
+}
+
+// The parts of 2/pi, 29 bits each: 2/pi is their sum plus less than 2^-232.
+alignas(64) inline constexpr double kTwoOverPi[8] = {0x1.45f306dp-1,   0x1.9391054p-30,  0x1.4fe13abp-59, 0x1.d1f534dp-88,
+                                                     0x1.b81b6c5p-117, 0x1.5993c4p-148, 0x1.c820ff2p-175, 0x1.163abdep-204};
+
+// p minus the multiple of 8 nearest to it, exactly (adding and subtracting 1.5 2^55 rounds to a
+// multiple of 8 below 2^54); from |p| >= 2^54, p is a multiple of 4 and 0 stands for it.
+KIR_VMATH_INLINE double rem8(double p) {
+  const double q = (p + 0x1.8p55) - 0x1.8p55;
+  return pick(std::fabs(p) < 0x1p54, p - q, 0.0);
+}
+
+// (s, e) += p, with s + e the exact sum so far plus e's roundings (TwoSum: s's rounding error
+// exactly).
+KIR_VMATH_INLINE void add_exact(double& s, double& e, double p) {
+  const double t = s + p, pp = t - s;
+  e += (s - (t - pp)) + (p - pp);
+  s = t;
+}
+
+// x (2/pi) reduced modulo 4, for every finite f32 x (as a double; NaN and +-Inf give 0): n + y
+// with an integer n and |y| <= 1/2 (+ rounding); returns y, and n's bits in the low bits of
+// `quadrant`. x times each 29-bit part of 2/pi is exact; its remainder modulo 8 (at most 4 in
+// magnitude, exact) loses only multiples of 4; the eight remainders are summed with their
+// rounding errors, the nearest integer is taken from the sum, and y is the rest, to a relative
+// 2^-52 however close x lies to a multiple of pi/2 (the truncation of 2/pi times the largest
+// f32 is below 2^-104, the error of the sum below 2^-95).
+KIR_VMATH_INLINE double reduce_pio2(double x, uint64_t& quadrant) {
+  double s = rem8(x * kTwoOverPi[0]), e = 0.0;
+  add_exact(s, e, rem8(x * kTwoOverPi[1]));
+  add_exact(s, e, rem8(x * kTwoOverPi[2]));
+  add_exact(s, e, rem8(x * kTwoOverPi[3]));
+  add_exact(s, e, rem8(x * kTwoOverPi[4]));
+  add_exact(s, e, rem8(x * kTwoOverPi[5]));
+  add_exact(s, e, rem8(x * kTwoOverPi[6]));
+  add_exact(s, e, rem8(x * kTwoOverPi[7]));
+  const double t = s + kRoundMagic;
+  quadrant = std::bit_cast<uint64_t>(t);
+  return (s - (t - kRoundMagic)) + e;
+}
+
+// sin(pi/2 y) and cos(pi/2 y) for |y| <= 1/2: Taylor polynomials in y (coefficients
+// (pi/2)^k / k! with signs, computed at 600 bits and rounded to double), truncation below 2^-63.
+KIR_VMATH_INLINE double sin_pio2(double y) {
+  const double z = y * y;
+  double p = 0x1.aaec32af93359p-38;
+  p = p * z + -0x1.6fadb9f155744p-31;
+  p = p * z + 0x1.e8f434d018d63p-25;
+  p = p * z + -0x1.e3074fde8871fp-19;
+  p = p * z + 0x1.50783487ee782p-13;
+  p = p * z + -0x1.32d2cce62bd86p-8;
+  p = p * z + 0x1.466bc6775aae2p-4;
+  p = p * z + -0x1.4abbce625be53p-1;
+  return y * 0x1.921fb54442d18p+0 + y * (z * p);
+}
+
+KIR_VMATH_INLINE double cos_pio2(double y) {
+  const double z = y * y;
+  double p = -0x1.2a0c591af8314p-41;
+  p = p * z + 0x1.20c62c2f2d7f5p-34;
+  p = p * z + -0x1.b6e24f44b128fp-28;
+  p = p * z + 0x1.f9d38a3763cc3p-22;
+  p = p * z + -0x1.a6d1f2a204a8cp-16;
+  p = p * z + 0x1.e1f506891babbp-11;
+  p = p * z + -0x1.55d3c7e3cbffap-6;
+  p = p * z + 0x1.03c1f081b5ac4p-2;
+  p = p * z + -0x1.3bd3cc9be45dep+0;
+  return 1.0 + z * p;
+}
+
+// sin(x) (odd = 0) or cos(x) (odd = 1) = sin(pi/2 (n + odd + y)): by the quadrant n + odd,
+// +-sin or +-cos of pi/2 y.
+KIR_VMATH_INLINE float sincos_f32(float x, uint64_t odd) {
+  const uint32_t mag = std::bit_cast<uint32_t>(x) & 0x7fffffffu;
+  uint64_t n;
+  const double y = reduce_pio2(static_cast<double>(x), n);
+  n += odd;
+  const double r = pick((n & 1u) != 0, cos_pio2(y), sin_pio2(y));
+  const float out = static_cast<float>(std::bit_cast<double>(std::bit_cast<uint64_t>(r) ^ ((n & 2u) << 62)));
+  return std::bit_cast<float>(blend(std::bit_cast<uint32_t>(out), 0x7fc00000u, static_cast<uint32_t>(mag >= 0x7f800000u)));
+}
+
+// sin(x): +-Inf and NaN give the canonical NaN, +-0 itself (the sum above loses -0's sign). One
+// input pair has sin(x) closer to an f32 rounding boundary than the double evaluation resolves
+// (the exhaustive check found exactly this one): its result is set by input.
+KIR_VMATH_INLINE float sin_f32(float x) {
+  const uint32_t u = std::bit_cast<uint32_t>(x), mag = u & 0x7fffffffu;
+  uint32_t r = blend(std::bit_cast<uint32_t>(sincos_f32(x, 0)), u, static_cast<uint32_t>(mag == 0u));
+  r = blend(r, 0xbeb1fa5du ^ (u & 0x80000000u), static_cast<uint32_t>(mag == 0x46199998u));  // |x| = 0x1.33333p+13
+  return std::bit_cast<float>(r);
+}
+
+// cos(x): +-Inf and NaN give the canonical NaN. Three input pairs have cos(x) closer to an f32
+// rounding boundary than the double evaluation resolves (the exhaustive check found exactly
+// these): their results are set by input.
+KIR_VMATH_INLINE float cos_f32(float x) {
+  const uint32_t mag = std::bit_cast<uint32_t>(x) & 0x7fffffffu;
+  uint32_t r = std::bit_cast<uint32_t>(sincos_f32(x, 1));
+  r = blend(r, 0x3f08aebfu, static_cast<uint32_t>(mag == 0x5922aa80u));  // |x| = 0x1.4555p+51
+  r = blend(r, 0x3f7f14bbu, static_cast<uint32_t>(mag == 0x5f18b878u));  // |x| = 0x1.3170fp+63
+  r = blend(r, 0x3f78142fu, static_cast<uint32_t>(mag == 0x6115cb11u));  // |x| = 0x1.2b9622p+67
+  return std::bit_cast<float>(r);
+}
+
+// 1/sqrt(x): the square root and the quotient in double, each correctly rounded (relative error
+// below 2^-52), rounded to f32 once. +-0 gives +-Inf (IEEE 754 rSqrt(-0) = -Inf), +Inf gives +0,
+// a negative x the canonical NaN.
+KIR_VMATH_INLINE float rsqrt_f32(float x) {
+  const float r = static_cast<float>(1.0 / std::sqrt(static_cast<double>(x)));
+  return nan_canonical(r, r);
 }
 
 }  // namespace kir_vmath
