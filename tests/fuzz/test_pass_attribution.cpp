@@ -87,13 +87,13 @@ TEST_CASE("a construction mutant's finding is attributed to no optional pass", "
   CHECK(attribute_pass(k, "k", args(5), 60) == "");
 }
 
-TEST_CASE("only fusion and task-partition can be left out of the pipeline", "[fuzz][attribution]") {
+TEST_CASE("only fusion, epilogue, row-fusion and task-partition can be left out of the pipeline", "[fuzz][attribution]") {
   Diagnostics d;
   auto m = parse_module(kernel("  %r = add(%v, %v) : f32[N]\n"), "k.kir", d);
   REQUIRE(m);
   cpu::CompileOptions co;
   co.skip_passes = {"lifetime"};
   CHECK_THROWS_WITH(cpu::compile_to_source(*m, "k", co), Catch::Contains("pass 'lifetime' cannot be skipped"));
-  co.skip_passes = {"fusion", "task-partition"};
+  co.skip_passes = {"fusion", "epilogue", "row-fusion", "task-partition"};
   CHECK_NOTHROW(cpu::compile_to_source(*m, "k", co));
 }

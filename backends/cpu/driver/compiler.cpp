@@ -96,12 +96,14 @@ CompiledSource lower_program(Program program, const CompileOptions& opt) {
   if (opt.verify_each_pass) verify_or_throw(P, vo, "construct");
   dump("construct");
   std::vector<Pass> pipeline = {fusion_pass(),         bounds_pass(),         select_pass(),
-                                expand_pass(),         fusion_pass(),         bounds_pass(),
-                                result_forwarding_pass(), loop_formation_pass(), task_partition_pass(),
+                                epilogue_pass(),       expand_pass(),         fusion_pass(),         bounds_pass(),
+                                result_forwarding_pass(), loop_formation_pass(), row_fusion_pass(),     hoist_pass(),
+                                task_partition_pass(),
                                 lifetime_pass()};
   for (const std::string& s : opt.skip_passes)
-    if (s != "fusion" && s != "task-partition")
-      throw std::invalid_argument("pass '" + s + "' cannot be skipped (only fusion and task-partition are optional)");
+    if (s != "fusion" && s != "epilogue" && s != "row-fusion" && s != "task-partition")
+      throw std::invalid_argument("pass '" + s +
+                                  "' cannot be skipped (only fusion, epilogue, row-fusion and task-partition are optional)");
   for (const auto& pass : pipeline) {
     if (std::find(opt.skip_passes.begin(), opt.skip_passes.end(), pass.name) != opt.skip_passes.end()) continue;
     pass.run(P);

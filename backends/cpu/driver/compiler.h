@@ -27,7 +27,7 @@ struct CompileOptions {
   bool verify_each_pass = true;
   std::string emit_source_dir;              // also write the generated C++ there
   ArtifactCache* cache = nullptr;           // default_artifact_cache() when null
-  // Optional passes left out ("fusion", "task-partition"), to tell which pass a wrong result
+  // Optional passes left out ("fusion", "epilogue", "row-fusion", "task-partition"), to tell which pass a wrong result
   // depends on (differential campaigns attribute findings this way). Other names: invalid_argument.
   std::vector<std::string> skip_passes;
   // The config row to build from (impl/config.h); empty: the winner `kir tune` stored for this

@@ -10,6 +10,10 @@
 //         pack A[ic.., pc..] into Ap: MR x kc micro-panels, k-major, zero beyond mc
 //         for jr, ir over the micro-tiles: kernel gemm.<form>.<isa>.<MR>x<NV>(C[ic + ir, jc + jr])
 //
+// Batch pairs: the tasks run over the batch elements too (task t: tile t % tiles of batch
+// element t / tiles); each works on its element's matrices as above, reading the operands and
+// writing the result at the element's batch coordinates.
+//
 // A float tile of at most 4 rows whose operands need no conversion takes instead, in the same
 // order, one gemv kernel reading A and B in place (a matrix-vector product would otherwise read B
 // twice: once to pack it, once from the panel).
@@ -30,6 +34,10 @@
 // the packing. All of it is modulo 2^32, where integer contracts wrap: the value is the
 // contract's exact one, in any order.
 //
+// An epilogue the epilogue pass handed over (a pointwise Compute over the result) is applied
+// to each micro-tile right after its last KC block, and to the whole tile on the paths without
+// micro-tiles (no terms, gemv).
+//
 // The micro-kernels are the catalog's (ir/ukernels.h) for the ISA the implementation names.
 #include "backends/cpu/impl/registry.h"
 #include "backends/cpu/ir/ukernels.h"
@@ -37,18 +45,32 @@
 namespace kir::cpu {
 
 namespace {
-// A dense matrix product: no batch pairs, and each operand with exactly one free axis.
+std::vector<std::pair<int64_t, int64_t>> pairs_of(const StructuredOp& st, const char* key) {
+  auto it = st.attrs.find(key);
+  return it == st.attrs.end() ? std::vector<std::pair<int64_t, int64_t>>{} : it->second.int_pairs();
+}
+
+// A dense (batched) matrix product: each operand with exactly one free axis; the lhs free axis
+// after its batch axes, so that the result's last two axes are the rows and the columns.
 std::string matrix_product_shape(const Program& P, const StructuredOp& st) {
   if (st.kind != "contract") return "not a contract";
   const Buffer& L = P.buf(st.operands[0]);
   const Buffer& R = P.buf(st.operands[1]);
-  auto it = st.attrs.find("batch");
-  if (it != st.attrs.end() && !it->second.int_pairs().empty()) return "batch pairs (the packed form has none)";
-  auto red = st.attrs.find("reduce");
-  const size_t nred = red == st.attrs.end() ? 0 : red->second.int_pairs().size();
-  if (L.shape.size() != nred + 1 || R.shape.size() != nred + 1)
+  const auto batch = pairs_of(st, "batch");
+  const size_t nred = pairs_of(st, "reduce").size(), nb = batch.size();
+  if (L.shape.size() != nb + nred + 1 || R.shape.size() != nb + nred + 1)
     return "an operand has no or several free axes (lhs rank " + std::to_string(L.shape.size()) + ", rhs rank " +
-           std::to_string(R.shape.size()) + ", " + std::to_string(nred) + " reduce pairs)";
+           std::to_string(R.shape.size()) + ", " + std::to_string(nb) + " batch and " + std::to_string(nred) +
+           " reduce pairs)";
+  std::vector<bool> bound(L.shape.size());
+  for (auto [l, r] : pairs_of(st, "reduce")) bound[static_cast<size_t>(l)] = true;
+  for (auto [l, r] : batch) bound[static_cast<size_t>(l)] = true;
+  size_t free = 0;
+  while (bound[free]) ++free;
+  for (auto [l, r] : batch)
+    if (static_cast<size_t>(l) > free)
+      return "lhs batch axis " + std::to_string(l) + " follows its free axis (the result's rows would not be its "
+             "second-to-last axis)";
   return "";
 }
 bool byte_int(DType d) { return d == DType::I8 || d == DType::U8; }
@@ -71,8 +93,7 @@ std::string int8_matmul_form(const Program& P, const StructuredOp& st) {
   if (st.acc != DType::I32) return "the accumulator is " + std::string(name(st.acc)) + ", not i32";
   const DType a = P.buf(st.operands[0]).dtype, b = P.buf(st.operands[1]).dtype;
   if (!byte_int(a) || a != b) return "the operands (" + std::string(name(a)) + ", " + std::string(name(b)) + ") are not both i8 or both u8";
-  auto red = st.attrs.find("reduce");
-  if (red == st.attrs.end() || red->second.int_pairs().size() != 1) return "not exactly one reduce pair";
+  if (pairs_of(st, "reduce").size() != 1) return "not exactly one reduce pair";
   return "";
 }
 
@@ -109,7 +130,8 @@ struct Ctx {
   const Stmt& s;
   const StructuredOp& st;
   GemmUKernel uk;
-  std::vector<std::pair<int64_t, int64_t>> reduce;
+  std::vector<std::pair<int64_t, int64_t>> reduce, batch;
+  std::vector<ExprP> bcoord;    // the task's batch element: one coordinate per batch pair
   size_t lfree = 0, rfree = 0;  // the free axis of each operand
   std::vector<ExprP> red_ext;   // extents of the reduce pairs (lhs side)
   ExprP M, N, K;
@@ -139,6 +161,8 @@ struct Ctx {
     const Buffer& B = P.buf(st.operands[static_cast<size_t>(side)]);
     std::vector<ExprP> at(B.shape.size());
     at[side == 0 ? lfree : rfree] = std::move(f);
+    for (size_t j = 0; j < batch.size(); ++j)
+      at[static_cast<size_t>(side == 0 ? batch[j].first : batch[j].second)] = bcoord[j];
     ExprP rest = std::move(k);
     for (size_t j = reduce.size(); j-- > 0;) {
       const size_t axis = static_cast<size_t>(side == 0 ? reduce[j].first : reduce[j].second);
@@ -209,6 +233,19 @@ struct Ctx {
     }
     return ks;
   }
+  // The element (row, col) of the result in the task's batch element: the result's axes are the
+  // lhs axes that are not reduced, in order, then the rhs free axis.
+  std::vector<ExprP> result_at(ExprP row, ExprP col) const {
+    std::vector<ExprP> at;
+    const size_t rank = P.buf(st.operands[0]).shape.size();
+    for (size_t a = 0; a < rank; ++a) {
+      if (a == lfree) at.push_back(row);
+      for (size_t j = 0; j < batch.size(); ++j)
+        if (static_cast<size_t>(batch[j].first) == a) at.push_back(bcoord[j]);
+    }
+    at.push_back(std::move(col));
+    return at;
+  }
   // Whether tiles of at most 4 rows may take the gemv kernel: the float form with one reduce
   // pair and operands already of the accumulator dtype (the kernel reads them in place).
   bool gemv_reads_in_place() const {
@@ -225,9 +262,7 @@ struct Ctx {
 
 std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
   const StructuredOp& st = *s.structured;
-  Ctx c{P, s, st, ukernel_of(isa, st), {}, 0, 0, {}, nullptr, nullptr, nullptr};
-  auto red = st.attrs.find("reduce");
-  if (red != st.attrs.end()) c.reduce = red->second.int_pairs();
+  Ctx c{P, s, st, ukernel_of(isa, st), pairs_of(st, "reduce"), pairs_of(st, "batch"), {}, 0, 0, {}, nullptr, nullptr, nullptr};
   const Buffer& L = P.buf(st.operands[0]);
   const Buffer& R = P.buf(st.operands[1]);
   std::vector<bool> lred(L.shape.size()), rred(R.shape.size());
@@ -236,6 +271,11 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
     lred[static_cast<size_t>(l)] = rred[static_cast<size_t>(r)] = true;
     c.red_ext.push_back(L.shape[static_cast<size_t>(l)]);
     K = index_mul(K, L.shape[static_cast<size_t>(l)]);
+  }
+  ExprP batches = make_index(1);  // batch elements, row-major over the batch pairs
+  for (auto [l, r] : c.batch) {
+    lred[static_cast<size_t>(l)] = rred[static_cast<size_t>(r)] = true;
+    batches = index_mul(batches, L.shape[static_cast<size_t>(l)]);
   }
   while (lred[c.lfree]) ++c.lfree;
   while (rred[c.rfree]) ++c.rfree;
@@ -258,8 +298,10 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
   std::vector<StmtP> out;
   // Task tiles: the row's grain, or (0) automatic: one task for small products, otherwise two
   // tiles along the longer of M and N (rounded to whole micro-tiles). Every task packs its own
-  // panels, so more tiles than workers repack the shared operand for nothing.
-  ExprP small = c.lt(index_mul(index_mul(c.M, c.N), c.K), c.idx(int64_t{1} << 18));
+  // panels, so more tiles than workers repack the shared operand for nothing. Batched: one tile
+  // per batch element (the batch elements are the tasks).
+  ExprP small = c.batch.empty() ? c.lt(index_mul(index_mul(c.M, c.N), c.K), c.idx(int64_t{1} << 18))
+                                : make_const(DType::Bool, 1);
   ExprP longer_m = make_compare("ge", c.M, c.N);
   auto auto_tile = [&](ExprP ext, int64_t unit, ExprP along) {
     ExprP half = index_mul(c.ceil_div(c.ceil_div(ext, 2), unit), c.idx(unit));
@@ -279,6 +321,19 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
   tasks->unique_writes = true;
   auto& tb = tasks->body;
   ExprP t = c.var(tasks->var);
+  if (!c.batch.empty()) {
+    // Task t is tile t % tiles of batch element t / tiles (row-major over the batch pairs).
+    VarId tiles = c.let(out, "tiles", tasks->hi);
+    tasks->hi = index_mul(c.var(tiles), batches);
+    ExprP rest = c.div(t, c.var(tiles));
+    c.bcoord.resize(c.batch.size());
+    for (size_t j = c.batch.size(); j-- > 0;) {
+      ExprP ext = L.shape[static_cast<size_t>(c.batch[j].first)];
+      c.bcoord[j] = c.var(c.let(tb, "b" + std::to_string(j), j == 0 ? rest : make_binary("rem", rest, ext)));
+      if (j > 0) rest = c.div(rest, ext);
+    }
+    t = c.var(c.let(tb, "t", make_binary("rem", t, c.var(tiles))));
+  }
   VarId m0 = c.let(tb, "m0", index_mul(c.div(t, c.var(ntn)), c.var(TM)));
   VarId n0 = c.let(tb, "n0", index_mul(make_binary("rem", t, c.var(ntn)), c.var(TN)));
   VarId m1 = c.let(tb, "m1", c.min(index_add(c.var(m0), c.var(TM)), c.M));
@@ -326,7 +381,7 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
   auto k = make_stmt(StmtKind::Kernel, s.op_id);
   k->op = c.uk.name();
   k->buf = C;
-  k->index = {index_add(c.var(ic), c.var(ir)), index_add(c.var(jc), c.var(jr))};
+  k->index = c.result_at(index_add(c.var(ic), c.var(ir)), index_add(c.var(jc), c.var(jr)));
   k->detail = {make_load(Ap, c.uk.a_panel(), {index_mul(c.var(ir), c.var(kcp))}),  // ir / MR micro-panels of MR x kcp
                make_load(Bp, c.uk.b_panel(), {index_mul(c.var(jr), c.var(kcp))}),
                c.var(kc),
@@ -338,6 +393,22 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
     k->detail.push_back(make_load(Bc, DType::I32, {c.var(jr)}));
   }
   lir->body.push_back(std::move(k));
+  // The epilogue of a micro-tile once its last KC block is in: the tile is still in L1.
+  const Stmt* epi = st.epilogue.get();
+  if (epi) {
+    auto last = make_stmt(StmtKind::If, s.op_id);
+    last->value = make_compare("eq", index_add(c.var(pc), c.var(kc)), c.K);
+    last->body.push_back(epilogue_block(P, *epi, index_add(c.var(ic), c.var(ir)), index_add(c.var(jc), c.var(jr)),
+                                        c.min(c.idx(MR), index_sub(c.var(mc), c.var(ir))),
+                                        c.min(c.idx(NR), index_sub(c.var(nc), c.var(jr)))));
+    lir->body.push_back(std::move(last));
+  }
+  // The epilogue of the whole task tile (the paths without micro-tiles).
+  auto tile_epilogue = [&](std::vector<StmtP>& into) {
+    if (epi)
+      into.push_back(epilogue_block(P, *epi, c.var(m0), c.var(n0), index_sub(c.var(m1), c.var(m0)),
+                                    index_sub(c.var(n1), c.var(n0))));
+  };
   ljr->body.push_back(std::move(lir));
   lic->body.push_back(std::move(ljr));
   lpc->body.push_back(std::move(lic));
@@ -351,11 +422,12 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
     auto lj = c.loop(j, c.var(n0), c.var(n1), c.idx(1));
     auto z = make_stmt(StmtKind::Store, s.op_id);
     z->buf = C;
-    z->index = {c.var(i), c.var(j)};
+    z->index = c.result_at(c.var(i), c.var(j));
     z->value = make_const(st.acc, 0);
     lj->body.push_back(std::move(z));
     li->body.push_back(std::move(lj));
     none->body.push_back(std::move(li));
+    tile_epilogue(none->body);
   }
   // At most 4 rows in the tile (a matrix-vector or few-row product): the gemv kernel reads A and
   // B in place, in the same order — packing B would read it twice.
@@ -366,11 +438,12 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
     auto g = make_stmt(StmtKind::Kernel, s.op_id);
     g->op = GemvUKernel{st.acc, isa.name}.name();
     g->buf = C;
-    g->index = {c.var(m0), c.var(n0)};
+    g->index = c.result_at(c.var(m0), c.var(n0));
     g->detail = {c.raw_operand(0, c.var(m0), c.idx(0)), c.idx(static_cast<int64_t>(c.lfree)), c.idx(pair.first),
                  c.raw_operand(1, c.var(n0), c.idx(0)), c.idx(pair.second), c.idx(static_cast<int64_t>(c.rfree)),
                  c.K, index_sub(c.var(m1), c.var(m0)), index_sub(c.var(n1), c.var(n0))};
     few->body.push_back(std::move(g));
+    tile_epilogue(few->body);
     few->orelse.push_back(std::move(ljc));
     none->orelse.push_back(std::move(few));
   } else {
@@ -399,13 +472,15 @@ Implementation packed(const Isa& isa, bool integer) {
                  {"kc", 1, 1 << 16, 1, true}};
   impl.capability = isa.capability;
   impl.order = integer ? "" : "sequential-fused";
+  impl.takes_epilogue = true;
   impl.needs = {"task tiles task_m x task_n, blocks NC x KC x MC (BLIS order jc, pc, ic)",
                 integer ? "A packed as u8 (i8 + 128) into MR-row micro-panels, B as i8 (u8 - 128) into NR-column "
                           "micro-panels, k in groups of four, zero-padded"
                         : "A packed into MR-row micro-panels, B into NR-column micro-panels, k-major, zero-padded",
                 integer ? "two panels and two i32 term vectors per task, owned by the task"
                         : "two panels per task (MC x KC and KC x NC elements of the accumulator dtype), owned by the task",
-                "the result buffer, MR x NR blocks written by the micro-kernel"};
+                "the result buffer, MR x NR blocks written by the micro-kernel; a pointwise epilogue applied to "
+                "each MR x NR block after its last KC block"};
   return impl;
 }
 

@@ -49,6 +49,9 @@ struct Implementation {
   // parameters, interp::LanesOrder) or "" (its results are bitwise defined).
   std::string order;
   Requirements needs;
+  // Whether the expansion applies a pointwise epilogue (StructuredOp::epilogue) to each final
+  // block of its result (epilogue_block below); the epilogue pass hands one only to these.
+  bool takes_epilogue = false;
 };
 
 // The value of parameter `name` in a bound op (std::logic_error when the binding lacks it).
@@ -70,6 +73,10 @@ const Implementation* find_implementation(const std::string& name);
 StmtP loop_nest(Program& P, std::vector<VarId>& vars, const std::vector<ExprP>& extents,
                 const std::function<void(std::vector<StmtP>&)>& body, bool result_nest = false);
 VarId let_var(Program& P, std::vector<StmtP>& into, const std::string& name, ExprP value);
+// The epilogue `epi` (a 2-D pointwise Compute over the result's coordinates) applied to the
+// block [r0, r0 + rows) x [c0, c0 + cols) of the result: a loop nest storing its value at those
+// coordinates (passes/epilogue.cpp).
+StmtP epilogue_block(Program& P, const Stmt& epi, ExprP r0, ExprP c0, ExprP rows, ExprP cols);
 
 // A float sum folded from its first term: the accumulator starts at -0 (-0 + t = t for every t,
 // so no extra term enters — a +0 start would turn a sum of -0 terms into +0), and a sum of no

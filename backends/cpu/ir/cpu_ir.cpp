@@ -153,7 +153,13 @@ bool may_fault(const Expr& e) {
       if (e.args.size() == 2 && e.args[1]->dtype == DType::Index) return true;
       break;
     case ExprKind::Binary:
-      if (is_integer(e.dtype) && (e.op == "div" || e.op == "rem" || e.op == "shl" || e.op == "shr")) return true;
+      if (is_integer(e.dtype) && (e.op == "div" || e.op == "rem")) {
+        // A constant 64-bit divisor other than 0 and -1 (the overflowing quotient) cannot fault.
+        const bool wide = e.args.size() == 2 && (e.args[1]->dtype == DType::Index || e.args[1]->dtype == DType::I64);
+        auto d = wide ? const_index(e.args[1]) : std::nullopt;
+        if (!d || *d == 0 || *d == -1) return true;
+      }
+      if (is_integer(e.dtype) && (e.op == "shl" || e.op == "shr")) return true;
       break;
     case ExprKind::Cast:
       if (is_any_float(e.from) && (is_integer(e.dtype) || e.dtype == DType::E2M1)) return true;

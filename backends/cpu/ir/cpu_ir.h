@@ -160,6 +160,8 @@ struct Var {
 };
 
 // ---------------------------------------------------------------- structured ops
+struct Stmt;
+
 // A structured computation with its full numeric contract, before an implementation expands
 // it (C3, C6): the op kind, operand/result buffers, the KIR attributes (axes, reduce/batch
 // pairs, formats, inclusive/reverse ...), the accumulator dtype and — for author combines —
@@ -183,6 +185,10 @@ struct StructuredOp {
   // the values of its parameters and of the row's shared outer bindings it uses.
   std::string implementation;
   std::vector<std::pair<std::string, int64_t>> params;
+  // A pointwise Compute over the result's coordinates that the epilogue pass handed to the
+  // implementation (passes/epilogue.cpp): the expansion applies it to each block of the result
+  // once the block is final. Null when there is none.
+  std::shared_ptr<const Stmt> epilogue;
 };
 
 // ---------------------------------------------------------------- statements

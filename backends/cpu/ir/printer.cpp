@@ -350,6 +350,9 @@ class Printer {
     }
     if (!op->coords.empty() || !op->init.empty())
       t += " init(" + vars(op->coords) + ") = [" + exprs(op->init) + "]";
+    if (const Stmt* e = op->epilogue.get())
+      t += " epilogue " + n_.buf(e->buf) + "[" + (e->index.empty() ? vars(e->coords) : exprs(e->index)) + "] for (" +
+           vars(e->coords) + ") = " + opt_expr(e->value);
     return t;
   }
 

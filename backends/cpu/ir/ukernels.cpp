@@ -102,8 +102,8 @@ std::string check_pack_call(const Program& p, const Stmt& s, const PackUKernel& 
 
 std::string check_gemv_call(const Program& p, const Stmt& s, const GemvUKernel& g) {
   const Buffer& c = p.buf(s.buf);
-  if (c.dtype != g.dtype || c.shape.size() != 2 || s.index.size() != 2)
-    return "Kernel " + s.op + " needs a rank-2 " + std::string(name(g.dtype)) + " C block and two indices";
+  if (c.dtype != g.dtype || c.shape.size() < 2 || s.index.size() != c.shape.size())
+    return "Kernel " + s.op + " needs a " + std::string(name(g.dtype)) + " C of rank 2 or more and one index per axis";
   if (s.detail.size() != 9) return "Kernel " + s.op + " takes 9 detail arguments, not " + std::to_string(s.detail.size());
   for (size_t i : {size_t{0}, size_t{3}}) {
     const Expr& e = *s.detail[i];
@@ -128,7 +128,8 @@ std::string check_kernel_call(const Program& p, const Stmt& s) {
   if (!g) return "unknown micro-kernel `" + s.op + "`";
   const Buffer& c = p.buf(s.buf);
   if (c.dtype != g->dtype) return "Kernel " + s.op + " writes " + std::string(name(c.dtype)) + " buffer " + c.name;
-  if (c.shape.size() != 2 || s.index.size() != 2) return "Kernel " + s.op + " needs a rank-2 C block and two indices";
+  if (c.shape.size() < 2 || s.index.size() != c.shape.size())
+    return "Kernel " + s.op + " needs a C of rank 2 or more and one index per axis";
   const size_t args = g->integer() ? 8 : 6;
   if (s.detail.size() != args)
     return "Kernel " + s.op + " takes " + std::to_string(args) + " detail arguments, not " + std::to_string(s.detail.size());

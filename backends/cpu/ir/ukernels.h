@@ -8,7 +8,8 @@
 // Kernel statement against this catalog; the serializer only spells it.
 //
 //   gemm.<f32|f64>.<isa>.<MR>x<NV>   isa: avx512 (16 f32 / 8 f64 lanes), avx2 (8 / 4), portable (1)
-//     buf[i0, j0] = the C block (row stride and column stride are buf's own);
+//     buf[..., i0, j0] = the C block over buf's last two axes (a buffer of rank 2 or more: the
+//     leading indices fix a batch element; row and column strides are buf's own);
 //     detail = (A panel: a Load of the first element, B panel likewise, kc, mr, nr, first: bool)
 //     For every i < mr, j < nr (mr <= MR, nr <= NR = NV * lanes):
 //       acc = first ? -0 : C[i0 + i, j0 + j]

@@ -24,9 +24,12 @@ struct Pass {
 Pass fusion_pass();           // passes/fusion.cpp
 Pass bounds_pass();           // passes/bounds.cpp
 Pass select_pass();           // passes/select_expand.cpp
+Pass epilogue_pass();         // passes/epilogue.cpp
 Pass expand_pass();           // passes/select_expand.cpp
 Pass result_forwarding_pass();  // passes/result_forwarding.cpp
 Pass loop_formation_pass();   // passes/loop_formation.cpp
+Pass row_fusion_pass();       // passes/row_fusion.cpp
+Pass hoist_pass();            // passes/hoist.cpp
 Pass task_partition_pass();   // passes/task_partition.cpp
 Pass lifetime_pass();         // passes/lifetime.cpp
 

@@ -342,6 +342,12 @@ class Writer {
     }
   }
 
+  // The row and column strides of a micro-kernel's C block: its last two axes.
+  std::string block_strides(BufId b) {
+    const size_t r = P.buf(b).shape.size();
+    return buf(b) + "_s" + std::to_string(r - 2) + ", " + buf(b) + "_s" + std::to_string(r - 1);
+  }
+
   // One Kernel statement: a call of the catalog's micro-kernel (ir/ukernels.h, rt/kir_uk.h).
   void kernel(const Stmt& s) {
     auto addr = [&](const Expr& e) { return "&" + buf(e.buf) + "[" + offset(e.buf, e.args) + "]"; };
@@ -366,7 +372,7 @@ class Writer {
       const Expr& B = *s.detail[3];
       const std::string C = buf(s.buf);
       line() << "kir_uk::gemv<" << cpp_type(v->dtype) << ">(&" << C << "["
-             << offset(s.buf, s.index) << "], " << C << "_s0, " << C << "_s1, " << addr(A) << ", " << stride(A, 1) << ", "
+             << offset(s.buf, s.index) << "], " << block_strides(s.buf) << ", " << addr(A) << ", " << stride(A, 1) << ", "
              << stride(A, 2) << ", " << addr(B) << ", " << stride(B, 4) << ", " << stride(B, 5) << ", "
              << expr(*s.detail[6]) << ", " << expr(*s.detail[7]) << ", " << expr(*s.detail[8]) << ");\n";
       return;
@@ -376,8 +382,8 @@ class Writer {
     const std::string C = buf(s.buf);
     const std::string tmpl = g->integer() ? "kir_uk::igemm_" + g->isa + "<"
                                           : "kir_uk::gemm_" + g->isa + "<" + cpp_type(g->dtype) + ", ";
-    line() << tmpl << g->mr << ", " << g->nv << ">(&" << C << "[" << offset(s.buf, s.index) << "], " << C << "_s0, " << C
-           << "_s1, " << addr(*s.detail[0]) << ", " << addr(*s.detail[1]) << ", " << expr(*s.detail[2]) << ", "
+    line() << tmpl << g->mr << ", " << g->nv << ">(&" << C << "[" << offset(s.buf, s.index) << "], " << block_strides(s.buf)
+           << ", " << addr(*s.detail[0]) << ", " << addr(*s.detail[1]) << ", " << expr(*s.detail[2]) << ", "
            << expr(*s.detail[3]) << ", " << expr(*s.detail[4]) << ", " << expr(*s.detail[5]);
     if (g->integer()) out << ", " << addr(*s.detail[6]) << ", " << addr(*s.detail[7]);
     out << ");\n";

@@ -180,7 +180,7 @@ ReducePredicate same_signature(const std::string& kernel, const std::string& sig
 
 std::string attribute_pass(const std::string& kir, const std::string& kernel, const KernelArgs& args, double timeout) {
   auto m = load_verified(kir, "program.kir");
-  for (const char* pass : {"fusion", "task-partition"}) {
+  for (const char* pass : {"fusion", "epilogue", "row-fusion", "task-partition"}) {
     oracle::JudgeOptions jo;
     jo.skip_passes = {pass};
     if (judge_isolated(*m, kernel, args, timeout, jo).outcome == oracle::Outcome::Pass) return pass;

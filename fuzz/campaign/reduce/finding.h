@@ -20,8 +20,8 @@ using JudgedFn = std::function<void(const oracle::Verdict&, const KernelArgs& go
 oracle::Verdict judge_isolated(const Module& m, const std::string& kernel, const KernelArgs& args, double timeout,
                                const oracle::JudgeOptions& jo = {}, const JudgedFn& in_child = {});
 
-// The optional backend pass a failing kernel depends on: the first of "fusion" and
-// "task-partition" without which it passes (each judged by judge_isolated within `timeout`);
+// The optional backend pass a failing kernel depends on: the first of "fusion", "epilogue",
+// "row-fusion" and "task-partition" without which it passes (each judged by judge_isolated within `timeout`);
 // "" when neither (the bug is in construction, an implementation, the serializer or the runtime,
 // or needs both passes). Throws std::runtime_error when `kir` does not verify.
 std::string attribute_pass(const std::string& kir, const std::string& kernel, const KernelArgs& args, double timeout);
