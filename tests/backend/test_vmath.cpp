@@ -232,6 +232,13 @@ TEST_CASE("vector log/log1p f32: special values, the reduction's edges and tiny 
     CHECK(kLogFn.got(u) == kLogFn.expected(u));
   }
   CHECK(kLogFn.got(0x3c413d3au) == 0xc08e158fu);
+  // And those log1p handles by input, e.g. log1p(0x1.800006p-21) = 7.152556520395592e-7, a hair above
+  // the midpoint of 0x353ffffe and 0x353fffff.
+  for (uint32_t u : {0x35400003u, 0x3710001bu, 0x41078febu, 0x65d890d3u, 0x6f31a8ecu, 0xb53ffffdu, 0xb70fffe5u, 0xbb0ec8c4u}) {
+    INFO("log1p bits " << std::hex << u);
+    CHECK(kLog1pFn.got(u) == kLog1pFn.expected(u));
+  }
+  CHECK(kLog1pFn.got(0x35400003u) == 0x353fffffu);
 }
 
 TEST_CASE("vector log/log1p f32: every 4099th f32 input, and dense ranges, are correctly rounded", "[C6][L4.3]") {

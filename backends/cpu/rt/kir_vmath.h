@@ -7,9 +7,9 @@
 // The f32 functions (exp, exp2, erf, tanh, log, log1p, sin, cos, rsqrt) evaluate in double: the
 // exact value times (1 + e) with |e| around 2^-50, rounded to f32 once. An f32 result is wrong
 // only if the exact value lies within |e| of a rounding boundary of f32; the exhaustive checks
-// found no such input for exp, tanh, log1p and rsqrt, two each for exp2, erf and sin (x and -x),
-// five for log and six for cos (three pairs), which those functions handle by input. (sqrt is
-// the hardware's, in kir_rt.h.)
+// found no such input for exp, tanh and rsqrt, two each for exp2, erf and sin (x and -x), five
+// for log, six for cos (three pairs) and eight for log1p, which those functions handle by input.
+// (sqrt is the hardware's, in kir_rt.h.)
 //
 // exp2_core(t) = 2^t for |t| <= 1000: t = n + r with n = round(t) (adding and subtracting 1.5·2^52)
 // and |r| <= 1/2, exact in double for an f32 t; 2^r = e^(r ln2) by its Taylor polynomial of degree
@@ -283,11 +283,22 @@ KIR_VMATH_INLINE float log_f32(float x) {
 
 // log(1 + x): 1 + x in double is exact where e != 0 in log_core (|x| >= 0.29, up to 2^29) or
 // off by a relative 2^-53 (above 2^29, where the logarithm is larger than 20); where e = 0, f is
-// x itself. -1 gives -Inf, below -1 (also -Inf) the canonical NaN, +Inf +Inf, +-0 itself.
+// x itself. -1 gives -Inf, below -1 (also -Inf) the canonical NaN, +Inf +Inf, +-0 itself. Eight
+// inputs have log(1 + x) closer to an f32 rounding boundary than the double evaluation resolves
+// (the exhaustive check found exactly these; three are log's, 1 + x rounding to them): their
+// correctly rounded results are set by input.
 KIR_VMATH_INLINE float log1p_f32(float x) {
   const uint32_t u = std::bit_cast<uint32_t>(x);
   const double d = static_cast<double>(x);
   uint32_t r = std::bit_cast<uint32_t>(static_cast<float>(log_core(1.0 + d, d)));
+  r = blend(r, 0x353fffffu, static_cast<uint32_t>(u == 0x35400003u));  // x = 0x1.800006p-21
+  r = blend(r, 0x370ffff3u, static_cast<uint32_t>(u == 0x3710001bu));  // x = 0x1.200036p-17
+  r = blend(r, 0x400fe5e7u, static_cast<uint32_t>(u == 0x41078febu));  // x = 0x1.0f1fd6p+3
+  r = blend(r, 0x4254d1f9u, static_cast<uint32_t>(u == 0x65d890d3u));  // x = 0x1.b121a6p+76
+  r = blend(r, 0x42845a89u, static_cast<uint32_t>(u == 0x6f31a8ecu));  // x = 0x1.6351d8p+95
+  r = blend(r, 0xb5400001u, static_cast<uint32_t>(u == 0xb53ffffdu));  // x = -0x1.7ffffap-21
+  r = blend(r, 0xb710000du, static_cast<uint32_t>(u == 0xb70fffe5u));  // x = -0x1.1fffcap-17
+  r = blend(r, 0xbb0ef0a5u, static_cast<uint32_t>(u == 0xbb0ec8c4u));  // x = -0x1.1d9188p-9
   r = blend(r, 0x7f800000u, static_cast<uint32_t>(u == 0x7f800000u));
   r = blend(r, 0xff800000u, static_cast<uint32_t>(u == 0xbf800000u));
   r = blend(r, 0x7fc00000u, static_cast<uint32_t>(u > 0xbf800000u));
