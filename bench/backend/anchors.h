@@ -67,7 +67,7 @@ void sgemm(int64_t M, int64_t K, int64_t N, const float* a, const float* b, floa
 }  // namespace eigen
 
 namespace vecmath {
-enum class Fn { Exp, Tanh, Erf };
+enum class Fn { Exp, Tanh, Erf, Log, Sin, Cos };
 const char* name(Fn f);
 std::string isa();  // "avx512f" or "avx2" (the variant the functions below call)
 // out[i] = f(in[i]) for i < n (n a multiple of 16) with SLEEF's u10 vector functions.

@@ -292,6 +292,39 @@ kernel @verf(%x: In<f32[N]>, %z: Out<f32[N]>) {
   view.store(%z, %rel, %e)
 }
 
+kernel @vlog(%x: In<f32[N]>, %z: Out<f32[N]>) {
+  %zero = const() {value = 0} : index
+  %n = dim(%x) {axis = 0} : index
+  %d = domain(%zero, %n) : domain<N>
+  %i = indices(%d) : index[N]
+  %rel = relation(%i) : relation<1 -> [N]>
+  %a = view.load(%x, %rel) : f32[N]
+  %e = log(%a) : f32[N]
+  view.store(%z, %rel, %e)
+}
+
+kernel @vsin(%x: In<f32[N]>, %z: Out<f32[N]>) {
+  %zero = const() {value = 0} : index
+  %n = dim(%x) {axis = 0} : index
+  %d = domain(%zero, %n) : domain<N>
+  %i = indices(%d) : index[N]
+  %rel = relation(%i) : relation<1 -> [N]>
+  %a = view.load(%x, %rel) : f32[N]
+  %e = sin(%a) : f32[N]
+  view.store(%z, %rel, %e)
+}
+
+kernel @vcos(%x: In<f32[N]>, %z: Out<f32[N]>) {
+  %zero = const() {value = 0} : index
+  %n = dim(%x) {axis = 0} : index
+  %d = domain(%zero, %n) : domain<N>
+  %i = indices(%d) : index[N]
+  %rel = relation(%i) : relation<1 -> [N]>
+  %a = view.load(%x, %rel) : f32[N]
+  %e = cos(%a) : f32[N]
+  view.store(%z, %rel, %e)
+}
+
 kernel @copy(%x: In<f32[N]>, %z: Out<f32[N]>) {
   %zero = const() {value = 0} : index
   %n = dim(%x) {axis = 0} : index

@@ -85,6 +85,9 @@ int main(int argc, char** argv) {
   b.vecmath_case(vecmath::Fn::Exp, kir::num::MathFn::Exp, "vexp", -88.f, 88.f, true);
   b.vecmath_case(vecmath::Fn::Tanh, kir::num::MathFn::Tanh, "vtanh", -9.f, 9.f, false);
   b.vecmath_case(vecmath::Fn::Erf, kir::num::MathFn::Erf, "verf", -4.f, 4.f, false);
+  b.vecmath_case(vecmath::Fn::Log, kir::num::MathFn::Log, "vlog", 1e-3f, 1e3f, false);
+  b.vecmath_case(vecmath::Fn::Sin, kir::num::MathFn::Sin, "vsin", -100.f, 100.f, false);
+  b.vecmath_case(vecmath::Fn::Cos, kir::num::MathFn::Cos, "vcos", -100.f, 100.f, false);
   b.dispatch();
   b.compile_rows();
 
