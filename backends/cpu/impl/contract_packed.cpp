@@ -35,7 +35,8 @@
 // contract's exact one, in any order.
 //
 // An epilogue the epilogue pass handed over (a pointwise Compute over the result) is applied
-// to each micro-tile right after its last KC block, and to the whole tile on the paths without
+// to each MC x NC block right after its last KC block (the block is still in L2, and its rows are
+// long enough for the vector loop), and to the whole tile on the paths without
 // micro-tiles (no terms, gemv).
 //
 // The micro-kernels are the catalog's (ir/ukernels.h) for the ISA the implementation names.
@@ -393,16 +394,7 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
     k->detail.push_back(make_load(Bc, DType::I32, {c.var(jr)}));
   }
   lir->body.push_back(std::move(k));
-  // The epilogue of a micro-tile once its last KC block is in: the tile is still in L1.
   const Stmt* epi = st.epilogue.get();
-  if (epi) {
-    auto last = make_stmt(StmtKind::If, s.op_id);
-    last->value = make_compare("eq", index_add(c.var(pc), c.var(kc)), c.K);
-    last->body.push_back(epilogue_block(P, *epi, index_add(c.var(ic), c.var(ir)), index_add(c.var(jc), c.var(jr)),
-                                        c.min(c.idx(MR), index_sub(c.var(mc), c.var(ir))),
-                                        c.min(c.idx(NR), index_sub(c.var(nc), c.var(jr)))));
-    lir->body.push_back(std::move(last));
-  }
   // The epilogue of the whole task tile (the paths without micro-tiles).
   auto tile_epilogue = [&](std::vector<StmtP>& into) {
     if (epi)
@@ -411,6 +403,14 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
   };
   ljr->body.push_back(std::move(lir));
   lic->body.push_back(std::move(ljr));
+  // The epilogue of an MC x NC block once its last KC block is in: the block was just written
+  // and is still in L2, and its rows are long enough for the vector loop.
+  if (epi) {
+    auto last = make_stmt(StmtKind::If, s.op_id);
+    last->value = make_compare("eq", index_add(c.var(pc), c.var(kc)), c.K);
+    last->body.push_back(epilogue_block(P, *epi, c.var(ic), c.var(jc), c.var(mc), c.var(nc)));
+    lic->body.push_back(std::move(last));
+  }
   lpc->body.push_back(std::move(lic));
   ljc->body.push_back(std::move(lpc));
   // No terms (K = 0): every element is +0.

@@ -1,7 +1,7 @@
 // Epilogue fusion (checklist C5; an implementation's output form): the pointwise Compute that
 // follows a contract and reads its result only at its own coordinates (bias, activation, scale,
 // cast ...) is handed to the contract's implementation, which applies it to each block of the
-// result as soon as the block is final — a micro-tile after its last KC block, still in L1 —
+// result as soon as the block is final — an MC x NC block after its last KC block, still in L2 —
 // instead of in a second sweep over the whole result from memory. Every element still gets
 // exactly the value the Compute gives it; only when it is computed changes, so the Compute must
 // not be able to fault (the order of faults would change), and nothing between the contract and
