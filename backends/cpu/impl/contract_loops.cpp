@@ -70,11 +70,7 @@ std::string contract_applicable(const Program& P, const StructuredOp& st) {
 
 std::vector<StmtP> expand_contract(Program& P, const Stmt& s) {
   const StructuredOp& st = *s.structured;
-  auto pairs_of = [&](const char* key) {
-    auto it = st.attrs.find(key);
-    return it == st.attrs.end() ? std::vector<std::pair<int64_t, int64_t>>{} : it->second.int_pairs();
-  };
-  auto reduce = pairs_of("reduce"), batch = pairs_of("batch");
+  auto reduce = pairs_of(st, "reduce"), batch = pairs_of(st, "batch");
   const Buffer& L = P.buf(st.operands[0]);
   const Buffer& R = P.buf(st.operands[1]);
   DType acc = st.acc;

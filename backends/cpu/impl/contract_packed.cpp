@@ -46,25 +46,20 @@
 namespace kir::cpu {
 
 namespace {
-std::vector<std::pair<int64_t, int64_t>> pairs_of(const StructuredOp& st, const char* key) {
-  auto it = st.attrs.find(key);
-  return it == st.attrs.end() ? std::vector<std::pair<int64_t, int64_t>>{} : it->second.int_pairs();
-}
-
 // A dense (batched) matrix product: each operand with exactly one free axis; the lhs free axis
 // after its batch axes, so that the result's last two axes are the rows and the columns.
 std::string matrix_product_shape(const Program& P, const StructuredOp& st) {
   if (st.kind != "contract") return "not a contract";
   const Buffer& L = P.buf(st.operands[0]);
   const Buffer& R = P.buf(st.operands[1]);
-  const auto batch = pairs_of(st, "batch");
-  const size_t nred = pairs_of(st, "reduce").size(), nb = batch.size();
+  const auto batch = pairs_of(st, "batch"), reduce = pairs_of(st, "reduce");
+  const size_t nred = reduce.size(), nb = batch.size();
   if (L.shape.size() != nb + nred + 1 || R.shape.size() != nb + nred + 1)
     return "an operand has no or several free axes (lhs rank " + std::to_string(L.shape.size()) + ", rhs rank " +
            std::to_string(R.shape.size()) + ", " + std::to_string(nb) + " batch and " + std::to_string(nred) +
            " reduce pairs)";
   std::vector<bool> bound(L.shape.size());
-  for (auto [l, r] : pairs_of(st, "reduce")) bound[static_cast<size_t>(l)] = true;
+  for (auto [l, r] : reduce) bound[static_cast<size_t>(l)] = true;
   for (auto [l, r] : batch) bound[static_cast<size_t>(l)] = true;
   size_t free = 0;
   while (bound[free]) ++free;

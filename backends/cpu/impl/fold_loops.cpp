@@ -429,6 +429,11 @@ const std::vector<Implementation>& implementations() {
   return all;
 }
 
+std::vector<std::pair<int64_t, int64_t>> pairs_of(const StructuredOp& st, const char* key) {
+  auto it = st.attrs.find(key);
+  return it == st.attrs.end() ? std::vector<std::pair<int64_t, int64_t>>{} : it->second.int_pairs();
+}
+
 int64_t param(const StructuredOp& st, const std::string& name) {
   for (const auto& [k, v] : st.params)
     if (k == name) return v;

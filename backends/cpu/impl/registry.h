@@ -54,6 +54,8 @@ struct Implementation {
   bool takes_epilogue = false;
 };
 
+// The index pairs of attribute `key` (a contract's "reduce" or "batch"); none when absent.
+std::vector<std::pair<int64_t, int64_t>> pairs_of(const StructuredOp& st, const char* key);
 // The value of parameter `name` in a bound op (std::logic_error when the binding lacks it).
 int64_t param(const StructuredOp& st, const std::string& name);
 

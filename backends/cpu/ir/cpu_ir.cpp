@@ -172,6 +172,39 @@ bool may_fault(const Expr& e) {
   return false;
 }
 
+bool mentions_var(const Expr& e, VarId v) {
+  if (e.kind == ExprKind::Var && e.var == v) return true;
+  for (const auto& a : e.args)
+    if (mentions_var(*a, v)) return true;
+  return false;
+}
+
+ExprP map_loads(const ExprP& e, BufId b, const std::function<ExprP(const ExprP&)>& f) {
+  if (!e) return e;
+  bool changed = false;
+  std::vector<ExprP> args;
+  for (const auto& a : e->args) {
+    args.push_back(map_loads(a, b, f));
+    changed |= args.back() != a;
+  }
+  ExprP c = e;
+  if (changed) {
+    auto n = std::make_shared<Expr>(*e);
+    n->args = std::move(args);
+    c = n;
+  }
+  return c->kind == ExprKind::Load && c->buf == b ? f(c) : c;
+}
+
+void rewrite_exprs(Stmt& s, const std::function<ExprP(const ExprP&)>& f) {
+  for (ExprP* e : {&s.lo, &s.hi, &s.step, &s.value, &s.guard})
+    if (*e) *e = f(*e);
+  for (auto* list : {&s.extents, &s.index, &s.detail})
+    for (auto& e : *list) e = f(e);
+  for (auto& c : s.body) rewrite_exprs(*c, f);
+  for (auto& c : s.orelse) rewrite_exprs(*c, f);
+}
+
 bool reads_buffer(const Expr& e, BufId b) {
   if ((e.kind == ExprKind::Load || e.kind == ExprKind::ViewDim) && e.buf == b) return true;
   for (const auto& a : e.args)

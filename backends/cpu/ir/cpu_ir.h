@@ -19,6 +19,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -105,6 +106,10 @@ bool reads_buffer(const Expr& e, BufId b);
 bool has_load(const Expr& e);
 // Replace every Var in `subst` (indexed by VarId; null entries kept) by its expression.
 ExprP substitute(const ExprP& e, const std::vector<std::pair<VarId, ExprP>>& subst);
+// Whether `e` mentions variable `v`.
+bool mentions_var(const Expr& e, VarId v);
+// `e` with every Load of buffer `b` replaced by `f(load)` (the load with its operands mapped).
+ExprP map_loads(const ExprP& e, BufId b, const std::function<ExprP(const ExprP&)>& f);
 // Structural equality of two expressions (same kinds, dtypes, ops, operands, variables).
 bool same_expr(const Expr& a, const Expr& b);
 // Number of nodes (fusion's cost model).
@@ -306,6 +311,10 @@ struct Program {
   Var& var(VarId v) { return vars.at(static_cast<size_t>(v)); }
   const Var& var(VarId v) const { return vars.at(static_cast<size_t>(v)); }
 };
+
+// Replaces every expression `s` and its nested statements hold directly (bounds, value, guard,
+// extents, index, detail) by `f(expression)`.
+void rewrite_exprs(Stmt& s, const std::function<ExprP(const ExprP&)>& f);
 
 // Walk statements (pre-order) of a statement list, including nested bodies.
 template <typename F>

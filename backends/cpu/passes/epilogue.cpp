@@ -74,15 +74,6 @@ size_t find_epilogue(const Program& P, const std::vector<StmtP>& list, size_t i,
   return j;
 }
 
-// `e` with every load of `from` reading `to` instead.
-ExprP reload(const ExprP& e, BufId from, BufId to) {
-  if (!e) return e;
-  auto c = std::make_shared<Expr>(*e);
-  if (c->kind == ExprKind::Load && c->buf == from) c->buf = to;
-  for (auto& a : c->args) a = reload(a, from, to);
-  return c;
-}
-
 // In place: when the epilogue writes a buffer of the result's dtype over exactly the result's
 // shape (its own coordinates), the implementation accumulates into that buffer and the
 // epilogue reads each element back from it just before overwriting it; the result buffer goes.
@@ -90,7 +81,12 @@ void in_place(Program& P, StructuredOp& st, Stmt& e) {
   const BufId c = st.results[0];
   const Buffer& V = P.buf(e.buf);
   if (!e.index.empty() || V.dtype != P.buf(c).dtype || (V.kind == BufKind::View && V.access == Access::In)) return;
-  e.value = reload(e.value, c, e.buf);
+  const BufId to = e.buf;
+  e.value = map_loads(e.value, c, [to](const ExprP& l) {
+    auto n = std::make_shared<Expr>(*l);
+    n->buf = to;
+    return ExprP(n);
+  });
   st.results[0] = e.buf;
   P.buf(c).dead = true;
 }

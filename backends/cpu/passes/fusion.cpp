@@ -38,18 +38,11 @@ int stmt_loads_of(const Stmt& s, BufId b) {
   return n;
 }
 
-bool mentions(const Expr& e, VarId v) {
-  if (e.kind == ExprKind::Var && e.var == v) return true;
-  for (const auto& a : e.args)
-    if (mentions(*a, v)) return true;
-  return false;
-}
-
 // Whether `e` loads `b` with indices that leave out some coordinate of Compute `c`.
 bool broadcast_load(const Expr& e, BufId b, const Stmt& c) {
   if (e.kind == ExprKind::Load && e.buf == b)
     for (VarId v : c.coords)
-      if (std::none_of(e.args.begin(), e.args.end(), [&](const ExprP& a) { return mentions(*a, v); })) return true;
+      if (std::none_of(e.args.begin(), e.args.end(), [&](const ExprP& a) { return mentions_var(*a, v); })) return true;
   for (const auto& a : e.args)
     if (broadcast_load(*a, b, c)) return true;
   return false;

@@ -12,13 +12,6 @@
 namespace kir::cpu {
 namespace {
 
-bool mentions(const Expr& e, VarId v) {
-  if (e.kind == ExprKind::Var && e.var == v) return true;
-  for (const auto& a : e.args)
-    if (mentions(*a, v)) return true;
-  return false;
-}
-
 struct Hoister {
   Program& P;
   const Stmt& loop;
@@ -26,7 +19,7 @@ struct Hoister {
   std::vector<std::pair<ExprP, VarId>> lets;  // hoisted values, in order
 
   bool invariant(const Expr& e) const {
-    return !mentions(e, loop.var) && !reads_buffer(e, store.buf) && !may_fault(e) && e.kind != ExprKind::Random;
+    return !mentions_var(e, loop.var) && !reads_buffer(e, store.buf) && !may_fault(e) && e.kind != ExprKind::Random;
   }
   // Worth a let: it computes something (not a leaf, a plain load or a cast of one).
   static bool computes(const Expr& e) {

@@ -108,34 +108,17 @@ bool may_fuse(const Nest& a, const Nest& b) {
   return true;
 }
 
-// Every expression of `s` and its nested statements with `from` replaced by `to`.
-void rename(Stmt& s, VarId from, const ExprP& to) {
-  const std::vector<std::pair<VarId, ExprP>> sub = {{from, to}};
-  for (ExprP* e : {&s.lo, &s.hi, &s.step, &s.value, &s.guard})
-    if (*e) *e = substitute(*e, sub);
-  for (auto* list : {&s.extents, &s.index, &s.detail})
-    for (auto& e : *list) e = substitute(e, sub);
-  for (auto& c : s.body) rename(*c, from, to);
-  for (auto& c : s.orelse) rename(*c, from, to);
-}
-
-// `e` with every load of `b` reading row 0.
-ExprP to_row0(const ExprP& e, BufId b) {
-  if (!e) return e;
-  auto c = std::make_shared<Expr>(*e);
-  for (auto& a : c->args) a = to_row0(a, b);
-  if (c->kind == ExprKind::Load && c->buf == b) c->args[0] = make_index(0);
-  return c;
-}
-
-void row0(Stmt& s, BufId b) {
-  for (ExprP* e : {&s.lo, &s.hi, &s.step, &s.value, &s.guard})
-    if (*e) *e = to_row0(*e, b);
-  for (auto* list : {&s.extents, &s.index, &s.detail})
-    for (auto& e : *list) e = to_row0(e, b);
-  if (s.kind == StmtKind::Store && s.buf == b) s.index[0] = make_index(0);
-  for (auto& c : s.body) row0(*c, b);
-  for (auto& c : s.orelse) row0(*c, b);
+// Every access of `b` in `body` moved to row 0.
+void row0(std::vector<StmtP>& body, BufId b) {
+  auto load_row0 = [](const ExprP& l) {
+    auto c = std::make_shared<Expr>(*l);
+    c->args[0] = make_index(0);
+    return ExprP(c);
+  };
+  for (auto& s : body) rewrite_exprs(*s, [&](const ExprP& e) { return map_loads(e, b, load_row0); });
+  walk_stmts(body, [b](Stmt& c) {
+    if (c.kind == StmtKind::Store && c.buf == b) c.index[0] = make_index(0);
+  });
 }
 
 // The intermediates of a fused loop — local buffers only it uses, each accessed only in the
@@ -151,7 +134,7 @@ void shrink_rows(Program& P, std::vector<StmtP>& list, size_t at, Stmt& loop) {
     if (elsewhere) continue;
     B.shape[0] = make_index(1);
     B.kind = BufKind::Scratch;
-    for (auto& s : loop.body) row0(*s, b);
+    row0(loop.body, b);
   }
 }
 
@@ -165,9 +148,9 @@ void run_row_fusion(Program& P) {
     while (i + 1 < list.size()) {
       Stmt* next = row_loop(*list[i + 1]);
       if (!next || !same_expr(*first->hi, *next->hi) || !may_fuse(scan(P, *first), scan(P, *next))) break;
-      const ExprP row = make_var(first->var, DType::Index);
+      const std::vector<std::pair<VarId, ExprP>> row = {{next->var, make_var(first->var, DType::Index)}};
       for (auto& s : next->body) {
-        rename(*s, next->var, row);
+        rewrite_exprs(*s, [&](const ExprP& e) { return substitute(e, row); });
         first->body.push_back(std::move(s));
       }
       for (BufId b : next->outputs)
