@@ -13,7 +13,8 @@ namespace kir::cpu {
 
 const std::vector<MutantInfo>& mutants() {
   using M = MutantId;
-  static const std::vector<MutantInfo> all = {
+  // Never destroyed: a worker thread of the pool may still read it while the process exits.
+  static const auto& all = *new const std::vector<MutantInfo>{
       {M::TransposeInversePerm, "transpose_inverse_perm", "construct/ops_value.cpp op_transpose",
        "transpose indexes the source with the inverse permutation (same for rank 2, wrong for 3-cycles)", false},
       {M::SelectSwapped, "select_swapped", "construct/ops_value.cpp op_select",
