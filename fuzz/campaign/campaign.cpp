@@ -75,10 +75,14 @@ void write_all(int fd, const std::string& s) {
       cpu::set_cxx_opt_level(case_cxx_opt(o, p.index));  // shrinking and reduction build again
       std::map<std::string, interp::KernelArg> got, expected;
       oracle::Verdict v = judge_case(p, &got, &expected);
-      CaseResult r = finish_case(o, p, v, std::move(got), std::move(expected), findings);
-      write_all(fd, "R " + std::to_string(p.index) + "\t" + oracle::outcome_name(r.verdict.outcome) + "\t" +
-                        (r.verdict.failed() ? r.signature() : "") + "\t" + std::to_string(r.verdict.compared) +
-                        "\t" + r.finding_dir + "\t" + join(r.families, ',') + "\n");
+      auto line = [&](const char* tag, const CaseResult& r) {
+        write_all(fd, tag + std::to_string(p.index) + "\t" + oracle::outcome_name(r.verdict.outcome) + "\t" +
+                          (r.verdict.failed() ? r.signature() : "") + "\t" + std::to_string(r.verdict.compared) +
+                          "\t" + r.finding_dir + "\t" + join(r.families, ',') + "\n");
+      };
+      CaseResult r = finish_case(o, p, v, std::move(got), std::move(expected), findings,
+                                 [&](const CaseResult& first) { line("P ", first); });
+      line("R ", r);
     }
   } catch (const std::exception& e) {
     write_all(fd, std::string("E ") + e.what() + "\n");
@@ -95,8 +99,15 @@ struct Worker {
   int64_t current = -1;
   Clock::time_point started;
   std::string buffer, error;
+  std::vector<std::string> provisional;  // the current case's unshrunk finding (a "P" line)
   bool timed_out = false;
 };
+
+std::string seconds_text(double s) {
+  std::ostringstream t;
+  t << s;
+  return t.str();
+}
 
 std::string signal_name(int sig) {
   const char* n = strsignal(sig);
@@ -258,15 +269,20 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
         if (line.rfind("S ", 0) == 0) {
           w.current = std::stoll(line.substr(2));
           w.started = Clock::now();
-        } else if (line.rfind("R ", 0) == 0) {
+        } else if (line.rfind("R ", 0) == 0 || line.rfind("P ", 0) == 0) {
           std::vector<std::string> f;
           std::stringstream ls(line.substr(2));
           for (std::string x; std::getline(ls, x, '\t');) f.push_back(x);
           while (f.size() < 6) f.emplace_back();
+          if (line[0] == 'P') {
+            w.provisional = f;
+            continue;
+          }
           const int64_t idx = std::stoll(f[0]);
           finish(idx, f[1], f[2], f[3].empty() ? 0 : std::stoll(f[3]), f[4], f[5]);
           w.finished.insert(idx);
           w.current = -1;
+          w.provisional.clear();
         } else if (line.rfind("E ", 0) == 0) {
           w.error = line.substr(2);
         }
@@ -286,11 +302,18 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
       ::close(w.fd);
       const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
       if (!clean) {
-        std::string why = w.timed_out ? "case ran longer than " + std::to_string(o.case_timeout) + " s"
+        std::string why = w.timed_out ? "case ran longer than " + seconds_text(o.case_timeout) + " s"
                           : WIFSIGNALED(status) ? "worker killed by " + signal_name(WTERMSIG(status))
                                                 : "worker exited with status " + std::to_string(WEXITSTATUS(status));
         if (!w.error.empty()) why += ": " + w.error;
-        if (w.current >= 0 && !w.finished.count(w.current)) {
+        if (w.current >= 0 && !w.finished.count(w.current) && !w.provisional.empty() &&
+            std::stoll(w.provisional[0]) == w.current) {
+          // The case had failed; shrinking, reducing or pass attribution used up its time.
+          const auto& f = w.provisional;
+          log << "note: case " << w.current << ": " << why << " after its finding was made; the finding is kept unshrunk\n";
+          finish(w.current, f[1], f[2], f[3].empty() ? 0 : std::stoll(f[3]), f[4], f[5]);
+          w.finished.insert(w.current);
+        } else if (w.current >= 0 && !w.finished.count(w.current)) {
           abnormal(w.current, w.timed_out ? oracle::Outcome::Timeout : oracle::Outcome::Crash, why);
           w.finished.insert(w.current);
         } else if (w.finished.empty() && w.batch.size() > 1) {

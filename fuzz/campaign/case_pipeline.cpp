@@ -120,12 +120,45 @@ oracle::Verdict judge_case(PreparedCase& p, std::map<std::string, interp::Kernel
   return oracle::judge(*p.module, p.c.kernel, p.args, *p.native, {}, got, expected);
 }
 
+namespace {
+
+// Writes the finding directory of case `p`: the program `fin` (p itself, or its shrunk form), or
+// the reducer's program when `red` is given.
+std::string write_finding(const CampaignOptions& o, const PreparedCase& p, const PreparedCase& fin,
+                          const oracle::Verdict& v, int shrink_steps, int reduce_steps, const std::string& pass,
+                          const std::map<std::string, interp::KernelArg>& got,
+                          const std::map<std::string, interp::KernelArg>& expected, const std::string& findings_dir,
+                          const ReducedFinding* red = nullptr) {
+  FindingMeta meta;
+  meta.pass = pass;
+  meta.campaign_seed = o.seed;
+  meta.index = p.index;
+  meta.case_seed = p.seed;
+  meta.size = p.size;
+  meta.shrink_steps = shrink_steps;
+  meta.reduce_steps = reduce_steps;
+  meta.origin = p.origin;
+  meta.cxx_opt = cpu::cxx_opt_level();
+  const std::string dir = (std::filesystem::path(findings_dir) / ("case-" + std::to_string(p.index))).string();
+  write_reproducer(dir, red ? red->kir : fin.c.kir, fin.c.kernel, red ? red->dims : fin.c.dims, red ? red->args : fin.args,
+                   v, meta, got.empty() ? nullptr : &got, expected.empty() ? nullptr : &expected);
+  return dir;
+}
+
+}  // namespace
+
 CaseResult finish_case(const CampaignOptions& o, PreparedCase& p, oracle::Verdict v,
                        std::map<std::string, interp::KernelArg> got, std::map<std::string, interp::KernelArg> expected,
-                       const std::string& findings_dir) {
+                       const std::string& findings_dir, const std::function<void(const CaseResult&)>& provisional) {
   const auto started = std::chrono::steady_clock::now();
   CaseResult r;
   r.families = p.c.families;
+  if (v.failed() && provisional) {
+    CaseResult first = r;
+    first.verdict = v;
+    first.finding_dir = write_finding(o, p, p, v, 0, 0, "", got, expected, findings_dir);
+    provisional(first);
+  }
   int steps = 0;
   GeneratedCase best = p.c;
   if (v.failed() && o.shrink && p.shrinkable && v.outcome != oracle::Outcome::InvalidProgram) {
@@ -191,21 +224,7 @@ CaseResult finish_case(const CampaignOptions& o, PreparedCase& p, oracle::Verdic
       r.pass.clear();
     }
   }
-  FindingMeta meta;
-  meta.pass = r.pass;
-  meta.campaign_seed = o.seed;
-  meta.index = p.index;
-  meta.case_seed = p.seed;
-  meta.size = p.size;
-  meta.shrink_steps = steps;
-  meta.reduce_steps = red.steps;
-  meta.origin = p.origin;
-  meta.cxx_opt = cpu::cxx_opt_level();
-  const std::string name = "case-" + std::to_string(p.index);
-  r.finding_dir = (std::filesystem::path(findings_dir) / name).string();
-  write_reproducer(r.finding_dir, red.reduced ? red.kir : fin.c.kir, fin.c.kernel, red.reduced ? red.dims : fin.c.dims,
-                   red.reduced ? red.args : fin.args, v, meta, got.empty() ? nullptr : &got,
-                   expected.empty() ? nullptr : &expected);
+  r.finding_dir = write_finding(o, p, fin, v, steps, red.steps, r.pass, got, expected, findings_dir, red.reduced ? &red : nullptr);
   return r;
 }
 

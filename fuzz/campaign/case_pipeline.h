@@ -3,6 +3,7 @@
 // shrink a failure to a smaller program failing with the same signature.
 #pragma once
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -56,8 +57,12 @@ oracle::Verdict judge_case(PreparedCase& p, std::map<std::string, interp::Kernel
 // Shrinks a failing case (RapidCheck's shrinks of the generated program, each built and judged
 // on its own) while the signature stays the same, then writes the finding directory with the
 // outputs of the (shrunk) program. A passing verdict is returned as it is.
+// Before shrinking, the unshrunk finding is written and handed to `provisional`: a worker killed
+// at the case's time limit while shrinking or reducing still leaves the finding it made, not a
+// Timeout of its own making.
 CaseResult finish_case(const CampaignOptions& o, PreparedCase& p, oracle::Verdict v,
                        std::map<std::string, interp::KernelArg> got, std::map<std::string, interp::KernelArg> expected,
-                       const std::string& findings_dir);
+                       const std::string& findings_dir,
+                       const std::function<void(const CaseResult&)>& provisional = {});
 
 }  // namespace kir::fuzz

@@ -227,6 +227,47 @@ TEST_CASE("every finding of a campaign reproduces from its directory alone", "[f
   fs::remove_all(dir);
 }
 
+TEST_CASE("a case whose shrinking outruns --case-timeout keeps its finding, unshrunk, not a timeout", "[fuzz][repro]") {
+  if (kir::test::run_kir("backend mutants").out.find("none compiled in") != std::string::npos) {
+    WARN("kir was built with -DKIR_MUTANTS=OFF: the test needs a mutant");
+    return;
+  }
+  // A cold artifact cache: every shrink candidate is a C++ build, longer than the case's second.
+  const fs::path dir = fresh_dir("outrun"), cache = fresh_dir("outrun-cache");
+  const char* old_cache = std::getenv("KIR_CACHE_DIR");
+  const std::string saved = old_cache ? old_cache : "";
+  setenv("KIR_CACHE_DIR", cache.c_str(), 1);
+  kir::test::ToolRun run{};
+  {
+    MutantEnv mutant;
+    run = kir::test::run_kir("fuzz --cases 6 --time 0 --seed 9 --jobs 1 --batch 1 --case-timeout 1 --out " + dir.string());
+  }
+  if (old_cache) setenv("KIR_CACHE_DIR", saved.c_str(), 1);
+  else unsetenv("KIR_CACHE_DIR");
+  INFO(run.out);
+  REQUIRE(run.code == 1);
+  std::ifstream in(dir / "journal.tsv");
+  const std::string journal((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(journal.find("\twrong\t") != std::string::npos);
+  CHECK(journal.find("\ttimeout\t") == std::string::npos);
+  if (run.out.find("the finding is kept unshrunk") == std::string::npos)
+    WARN("no case outran its second on this machine: the unshrunk path was not taken");
+  for (const auto& e : fs::directory_iterator(dir / "findings")) {
+    const std::string cmd = "KIR=" + std::string(std::getenv("KIR_BIN")) + " sh " + (e.path() / "repro.sh").string() + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p != nullptr);
+    std::string out;
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    const int status = pclose(p);
+    INFO(e.path().string() << "\n" << out);
+    CHECK(WEXITSTATUS(status) == 1);
+    CHECK(out.find("reproduces the recorded finding") != std::string::npos);
+  }
+  fs::remove_all(dir);
+  fs::remove_all(cache);
+}
+
 TEST_CASE("--stop-on-finding ends a campaign at its first finding", "[fuzz][campaign]") {
   if (kir::test::run_kir("backend mutants").out.find("none compiled in") != std::string::npos) {
     WARN("kir was built with -DKIR_MUTANTS=OFF: the test needs a mutant");
