@@ -1,0 +1,595 @@
+"""The DSL frontend: each test writes one construct of the language in Python and checks the
+canonical KIR it lowers to (after `kir normalize` and verification, locations stripped) against
+KIR written by hand, or checks the located error of a construct the language rejects. The rule
+each test covers is in its name and its docstring tag, e.g. [L3.1]."""
+import re
+
+import pytest
+
+import intent as I
+from intent import IntentError
+
+
+def body(k, **cx):
+    """The kernel's canonical KIR without locations or comments, one op per line, stripped."""
+    text = k.specialize(**cx).text()
+    return [ln.strip() for ln in text.splitlines() if ln.strip()]
+
+
+def has(lines, *ops):
+    for op in ops:
+        assert any(op in ln for ln in lines), f"no line with {op!r} in:\n" + "\n".join(lines)
+
+
+def rejects(k, rule, line_of, fragment, **cx):
+    with pytest.raises(IntentError) as ei:
+        k.specialize(**cx).kir
+    e = ei.value
+    assert e.rule == rule, str(e)
+    assert e.line == line_of, str(e)
+    assert fragment in e.message, str(e)
+    assert e.file.endswith("test_dsl_lowering.py")
+
+
+def line_of(fn, marker):
+    import inspect
+    lines, first = inspect.getsourcelines(fn.fn)
+    for i, ln in enumerate(lines):
+        if marker in ln:
+            return first + i
+    raise AssertionError(marker)
+
+
+# ---- parameters and domains -------------------------------------------------------------------------
+
+@I.kernel
+def copy2d(x: I.In[I.f32, ("M", "N")], y: I.Out[I.f32, ("M", "N")]):
+    rows = I.domain(0, M)  # noqa: F821
+    cols = I.domain(0, N)  # noqa: F821
+    y[rows, cols] = x[rows, cols]
+
+
+def test_L2_views_and_L3_1_domains_lower_to_one_shared_relation():
+    """[L2.1] [L3.1] [L15.1] views, domains over their extents, one relation shared by load and store."""
+    assert body(copy2d) == [
+        "kernel @copy2d(%x: In<f32[M, N]>, %y: Out<f32[M, N]>) {",
+        "%m = dim(%x) {axis = 0} : index",
+        "%c0 = const() {value = 0} : index",
+        "%d = domain(%c0, %m) : domain<M>",
+        "%n = dim(%x) {axis = 1} : index",
+        "%d_1 = domain(%c0, %n) : domain<N>",
+        "%d_i = indices(%d) : index[M]",
+        "%d_1_i = indices(%d_1) : index[N]",
+        "%d_i_b = broadcast(%d_i) {dims = [0]} : index[M, N]",
+        "%d_1_i_b = broadcast(%d_1_i) {dims = [1]} : index[M, N]",
+        "%rel = relation(%d_i_b, %d_1_i_b) : relation<2 -> [M, N]>",
+        "%x_v = view.load(%x, %rel) : f32[M, N]",
+        "view.store(%y, %rel, %x_v)",
+        "}",
+    ]
+
+
+@I.kernel
+def stepped(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)]):
+    evens = I.domain(0, N, 2)  # noqa: F821
+    for i in evens:
+        y[i] = x[i]
+
+
+def test_L3_1_domain_step_gives_a_floordiv_extent():
+    """[L3.1] domain(begin, end, step): extent floordiv(end - begin + step - 1, step)."""
+    has(body(stepped), "domain(%c0, %n, %c2) : domain<floordiv(N + 1, 2)>")
+
+
+@I.kernel
+def negative_step(x: I.In[I.f32, ("N",)]):
+    I.domain(0, N, -1)  # noqa: F821  <- step
+
+
+def test_L3_1_negative_step_is_rejected_at_its_line():
+    """[L3.1] [L3.2] a non-positive step is an error pointing at the Python line."""
+    rejects(negative_step, "L3.1", line_of(negative_step, "<- step"), "explicit forward counter")
+
+
+@I.kernel
+def window(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)], lo: I.index, hi: I.index):
+    cols = I.domain(0, N)  # noqa: F821
+    w = cols[lo:hi]
+    y[w] = x[w]
+
+
+def test_L3_3_slicing_a_domain_is_a_subregion():
+    """[L3.3] [L3.4] axis[begin:end] is a source-derived subregion; indexing by it uses source coordinates."""
+    has(body(window), "subregion(%d, %lo, %hi) : subregion<%hi - %lo>", "indices(%sub) : index[%hi - %lo]",
+        "view.load(%x, %rel) : f32[%hi - %lo]")
+
+
+@I.kernel
+def scaled(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)], s: I.f32):
+    n = I.domain(0, N)  # noqa: F821
+    y[n] = x[n] * s + 1.5
+
+
+def test_L4_1_scalars_broadcast_explicitly_and_L2_4_runtime_scalar():
+    """[L2.4] [L4.1] a runtime scalar parameter and a Python literal broadcast explicitly."""
+    has(body(scaled), "kernel @scaled(%x: In<f32[N]>, %y: Out<f32[N]>, %s: f32)",
+        "%s_b = broadcast(%s) {dims = []} : f32[N]", "mul(%x_v, %s_b) : f32[N]",
+        "const() {value = 1.5} : f32", "add(%t, %c_b) : f32[N]")
+
+
+@I.kernel
+def literal_rounding(y: I.Out[I.f32, ("N",)]):
+    n = I.domain(0, N)  # noqa: F821
+    y[n] = I.full((N,), 0.1, dtype=I.f32)  # noqa: F821
+
+
+def test_L4_9_full_and_float_literals_round_to_the_dtype():
+    """[L4.9] [L4.14] a Python float literal becomes the nearest f32, spelled exactly."""
+    has(body(literal_rounding), "const() {value = 0x1.99999ap-4} : f32", "full(%c) : f32[N]")
+
+
+@I.kernel
+def mixed_dtypes(x: I.In[I.f16, ("N",)], y: I.In[I.f32, ("N",)]):
+    n = I.domain(0, N)  # noqa: F821
+    x[n] + y[n]  # <- mixed
+
+
+def test_L4_14_mixed_dtypes_need_an_explicit_cast():
+    """[L4.14] no implicit dtype conversion."""
+    rejects(mixed_dtypes, "L4.14", line_of(mixed_dtypes, "<- mixed"), "intent.cast")
+
+
+@I.kernel
+def dyn_mismatch(x: I.In[I.f32, ("M",)], y: I.In[I.f32, ("N",)]):
+    a = x[I.domain(0, M)]  # noqa: F821
+    b = y[I.domain(0, N)]  # noqa: F821
+    a + b  # <- dyn
+
+
+def test_L4_2_two_dynamic_extents_do_not_broadcast():
+    """[L4.2] M and N are not compatible merely because both are dynamic."""
+    rejects(dyn_mismatch, "L4.2", line_of(dyn_mismatch, "<- dyn"), "not provably equal")
+
+
+@I.kernel
+def write_in(x: I.In[I.f32, ("N",)]):
+    x[0] = x[1]  # <- write
+
+
+def test_L2_1_writing_an_in_view_is_rejected():
+    """[L2.1]"""
+    rejects(write_in, "L2.1", line_of(write_in, "<- write"), "read-only")
+
+
+@I.kernel
+def shapes(x: I.In[I.f32, ("M", "N")], y: I.Out[I.f32, ("N", "M")]):
+    m, n = x.shape
+    v = x[I.domain(0, m), I.domain(0, n)]
+    y[I.domain(0, n), I.domain(0, m)] = I.transpose(v)
+
+
+def test_L4_8_shape_and_L4_7_transpose():
+    """[L4.8] [L4.7] .shape keeps extent identity; transpose without perm reverses the axes."""
+    has(body(shapes), "%x_d0 = dim(%x) {axis = 0} : index", "transpose(%x_v) {perm = [1, 0]} : f32[N, M]")
+
+
+# ---- math ---------------------------------------------------------------------------------------------
+
+@I.kernel
+def math_ops(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)]):
+    n = I.domain(0, N)  # noqa: F821
+    v = x[n]
+    y[n] = I.exp2(I.erf(v) + I.fdiv(v, I.sqrt(v)), approximate=True) - I.tanh(v)
+
+
+def test_L4_3_unary_math_and_L4_5_options():
+    """[L4.3] [L4.4] [L4.5] unary math; fdiv and exp2/tanh options are attributes of the one op."""
+    has(body(math_ops), "erf(%x_v) : f32[N]", "sqrt(%x_v) : f32[N]", "div(%x_v, %sqrt) : f32[N]",
+        "exp2(%t_1) {approximate = true} : f32[N]", "tanh(%x_v) : f32[N]")
+
+
+@I.kernel
+def int_math(x: I.In[I.i32, ("N",)]):
+    I.exp(x[I.domain(0, N)])  # noqa: F821  <- exp
+
+
+def test_L4_3_unary_math_needs_a_float():
+    """[L4.3]"""
+    rejects(int_math, "L4.3", line_of(int_math, "<- exp"), "floating")
+
+
+@I.kernel
+def floor_div(x: I.In[I.i32, ("N",)], y: I.Out[I.i32, ("N",)]):
+    n = I.domain(0, N)  # noqa: F821
+    y[n] = x[n] // 2  # <- floordiv
+
+
+def test_L4_14_python_floor_division_on_signed_values_is_not_kir_div():
+    """[L4.14] Python's // floors, KIR's div truncates: the frontend refuses to guess."""
+    rejects(floor_div, "L4.14", line_of(floor_div, "<- floordiv"), "intent.div")
+
+
+# ---- control ------------------------------------------------------------------------------------------
+
+@I.kernel
+def prefix_max(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)]):
+    best = I.cast(float("-inf"), I.f32)
+    for i in I.domain(0, N):  # noqa: F821
+        best = I.maximum(best, x[i])
+        y[i] = best
+
+
+def test_L6_1_for_over_a_domain_with_a_carry():
+    """[L6.1] a variable updated in a loop is a carry of the for op."""
+    assert body(prefix_max)[1:] == [
+        "%c = const() {value = -inf} : f32",
+        "%n = dim(%x) {axis = 0} : index",
+        "%c0 = const() {value = 0} : index",
+        "%d = domain(%c0, %n) : domain<N>",
+        "%best = for(%d, %c) : f32 region(%i: index, %best_1: f32) {",
+        "%rel = relation(%i) : relation<1 -> []>",
+        "%x_v = view.load(%x, %rel) : f32",
+        "%t = max(%best_1, %x_v) : f32",
+        "view.store(%y, %rel, %t)",
+        "yield(%t)",
+        "}",
+        "}",
+    ]
+
+
+@I.kernel
+def untyped_carry(x: I.In[I.f32, ("N",)]):
+    acc = 0.0
+    for i in I.domain(0, N):  # noqa: F821  <- loop
+        acc = acc + x[i]
+
+
+def test_L6_2_a_python_constant_carry_needs_a_dtype():
+    """[L6.2] the carry's schema must be known before the loop."""
+    rejects(untyped_carry, "L6.2", line_of(untyped_carry, "<- loop"), "intent.cast(0.0, intent.f32)")
+
+
+@I.kernel
+def widening_carry(x: I.In[I.f32, ("N",)]):
+    acc = I.cast(0.0, I.f32)
+    for i in I.domain(0, N):  # noqa: F821  <- loop
+        acc = acc + x[I.domain(0, N)]  # noqa: F821
+
+
+def test_L6_2_broadcast_in_the_body_does_not_widen_a_carry():
+    """[L6.2]"""
+    rejects(widening_carry, "L6.2", line_of(widening_carry, "<- loop"), "carry 0 ('acc') has type f32")
+
+
+@I.kernel
+def branches(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)], flag: I.bool, MODE: I.Constexpr[int] = 1):
+    n = I.domain(0, N)  # noqa: F821
+    v = x[n]
+    if MODE == 2:
+        v = v * 2.0
+    if flag:
+        w = I.exp(v)
+    else:
+        w = v
+    y[n] = w
+
+
+def test_L2_5_constexpr_selects_a_branch_and_L6_1_runtime_if_yields():
+    """[L2.5] [L6.1] a constexpr `if` chooses statically; a runtime bool `if` is a structured if."""
+    lines = body(branches)
+    has(lines, "constexpr %MODE: i64 = 1", "%w = if(%flag) : f32[N] region() {", "yield(%exp)", "yield(%x_v)")
+    assert not any("mul" in ln for ln in lines)
+    has(body(branches, MODE=2), "mul(%x_v, %c_b) : f32[N]")
+
+
+@I.kernel
+def tensor_if(x: I.In[I.f32, ("N",)]):
+    v = x[I.domain(0, N)]  # noqa: F821
+    if v > 0.0:  # <- if
+        pass
+
+
+def test_L6_3_a_tensor_predicate_is_not_an_if_condition():
+    """[L6.3]"""
+    rejects(tensor_if, "L6.3", line_of(tensor_if, "<- if"), "intent.select")
+
+
+@I.kernel
+def count_up(y: I.Out[I.i32, ("N",)], limit: I.i32):
+    k = I.cast(0, I.i32)
+    while k < limit:
+        k = k + 1
+    y[0] = k
+
+
+def test_L6_1_while_with_a_carry():
+    """[L6.1] `while` lowers to the while op: a condition region and a body region."""
+    has(body(count_up), "%k = while(%c0) : i32 region(%k_1: i32) {", "condition(%t, %k_1)", "} region(%k_2: i32) {",
+        "yield(%t_1)")
+
+
+@I.kernel
+def par_rows(x: I.In[I.f32, ("M", "N")], s: I.In[I.f32, ("M",)], y: I.Out[I.f32, ("M", "N")]):
+    cols = I.domain(0, N)  # noqa: F821
+    for r in I.parallel(I.domain(0, M)):  # noqa: F821
+        y[r, cols] = x[r, cols] * s[r]
+
+
+def test_L5_1_parallel_iteration():
+    """[L5.1] for over intent.parallel is the parallel op."""
+    has(body(par_rows), "parallel(%d_1) region(%r: index) {", "relation(%r, %d_i) : relation<2 -> [N]>",
+        "yield()")
+
+
+@I.kernel
+def par_carry(x: I.In[I.f32, ("N",)]):
+    acc = I.cast(0.0, I.f32)
+    for i in I.parallel(I.domain(0, N)):  # noqa: F821  <- par
+        acc = acc + x[i]
+
+
+def test_L5_1_parallel_has_no_carries():
+    """[L5.1]"""
+    rejects(par_carry, "L5.1", line_of(par_carry, "<- par"), "no loop-carried values")
+
+
+# ---- helpers ------------------------------------------------------------------------------------------
+
+@I.fn
+def axpy(a, x, y, *, twice=False):
+    r = a * x + y
+    return r + r if twice else r
+
+
+@I.kernel
+def helper_calls(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)], a: I.f32):
+    n = I.domain(0, N)  # noqa: F821
+    v = x[n]
+    y[n] = axpy(I.full((N,), a), v, y=v, twice=True)  # noqa: F821
+
+
+def test_L1_4_helper_binding_and_L1_2_specialization():
+    """[L1.2] [L1.4] [L1.6] positional, keyword and keyword-only binding; a helper specialized on its
+    argument types with its own extent symbols."""
+    lines = body(helper_calls)
+    has(lines, "fn @axpy(%a: f32[A0], %x: f32[A0], %y: f32[A0]) -> f32[A0] {", "return(%t_2)",
+        "%axpy = call(%full, %x_v, %x_v) {callee = @axpy} : f32[N]")
+
+
+@I.fn
+def forever(x):
+    return forever(x)
+
+
+@I.kernel
+def recursive(x: I.In[I.f32, ("N",)]):
+    forever(x[0])
+
+
+def test_L1_3_recursion_is_rejected():
+    """[L1.3]"""
+    with pytest.raises(IntentError) as ei:
+        recursive.kir
+    assert ei.value.rule == "L1.3" and "recursive helper call (forever -> forever)" in ei.value.message
+
+
+import numpy as _np  # noqa: E402
+
+TABLE = _np.arange(4.0)
+
+
+@I.kernel
+def runtime_capture(y: I.Out[I.f64, ("N",)]):
+    y[0] = TABLE[0]  # <- capture
+
+
+def test_L1_3_runtime_captures_are_rejected():
+    """[L1.3] only immutable constexpr values are captured lexically."""
+    rejects(runtime_capture, "L1.3", line_of(runtime_capture, "<- capture"), "explicit parameter")
+
+
+@I.kernel
+def launches(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)]):
+    copy2d(x, y)  # <- launch
+
+
+def test_L1_3_a_kernel_cannot_launch_a_kernel():
+    """[L1.3] [L1.1]"""
+    rejects(launches, "L1.3", line_of(launches, "<- launch"), "hidden launch")
+
+
+@I.kernel
+def uses_partition(x: I.In[I.f32, ("N",)]):
+    I.partition(I.domain(0, N), 4)  # noqa: F821  <- partition
+
+
+@I.kernel
+def uses_program_id(x: I.In[I.f32, ("N",)]):
+    I.program_id(0)  # <- pid
+
+
+@I.kernel
+def uses_softmax(x: I.In[I.f32, ("N",)]):
+    I.softmax(x)  # <- softmax
+
+
+@I.kernel
+def uses_ordered(x: I.In[I.f32, ("N",)]):
+    I.ordered(I.domain(0, N))  # noqa: F821  <- ordered
+
+
+@I.kernel
+def uses_state_stream(x: I.In[I.f32, ("N",)]):
+    I.state_stream(x)  # <- stream
+
+
+@pytest.mark.parametrize("k,rule,marker", [(uses_partition, "L18.1", "<- partition"),
+                                           (uses_program_id, "L19.1", "<- pid"),
+                                           (uses_softmax, "L19.1", "<- softmax"),
+                                           (uses_ordered, "L6.3", "<- ordered"),
+                                           (uses_state_stream, "L6.4", "<- stream")])
+def test_L19_1_names_not_in_the_language(k, rule, marker):
+    """[L18.1] [L19.1] [L6.3] [L6.4] partition, program ids, whole-operator ops, ordered, state_stream."""
+    rejects(k, rule, line_of(k, marker), "not in the Intent language")
+
+
+# ---- structured ops ---------------------------------------------------------------------------------------
+
+@I.kernel
+def row_sums(x: I.In[I.f16, ("M", "N")], y: I.Out[I.f32, ("M",)], z: I.Out[I.f16, ("M",)]):
+    rows, cols = I.domain(0, M), I.domain(0, N)  # noqa: F821
+    v = x[rows, cols]
+    y[rows] = I.reduce.sum(v, axis=-1)
+    z[rows] = I.reduce.max(v, axis=1)
+
+
+def test_L7_6_builtin_reduces_normalize_with_default_widening():
+    """[L7.6] [L7.5] reduce.sum of f16 accumulates in f32 (cast first); reduce.max keeps f16."""
+    has(body(row_sums), "cast(%x_v) : f32[M, N]", "reduce(%sum.src, %sum.id) {axes = [1], combine = "
+        "@__kir_sum_f32_r1} : f32[M]", "combine = @__kir_max_f16_r1} : f16[M]")
+
+
+@I.fn
+def add(a, b):
+    return a + b
+
+
+@I.kernel
+def generic_reduce(x: I.In[I.f32, ("M", "N")], y: I.Out[I.f32, ("M",)], c: I.Out[I.f32, ("M", "N")]):
+    rows, cols = I.domain(0, M), I.domain(0, N)  # noqa: F821
+    v = x[rows, cols]
+    y[rows] = I.reduce(v, axis=1, identity=I.cast(0, I.f32), combine=add)
+    c[rows, cols] = I.scan(v, axis=1, identity=0.0, combine=add, inclusive=False)
+
+
+def test_L7_1_generic_reduce_and_L8_1_scan_with_a_helper_combine():
+    """[L7.1] [L7.2] [L7.4] [L8.1] the combine is a helper over accumulators (the source less the axes)."""
+    has(body(generic_reduce), "fn @add(%a: f32[A0], %b: f32[A0]) -> f32[A0] {",
+        "reduce(%x_v, %identity) {axes = [1], combine = @add} : f32[M]",
+        "scan(%x_v, %identity_1) {axis = 1, combine = @add, inclusive = false, reverse = false} : f32[M, N]")
+
+
+@I.kernel
+def prefix(x: I.In[I.f16, ("M", "N")], y: I.Out[I.f32, ("M", "N")]):
+    rows, cols = I.domain(0, M), I.domain(0, N)  # noqa: F821
+    y[rows, cols] = I.cumsum(x[rows, cols], axis=-1)
+
+
+def test_L8_2_cumsum_widens_and_normalizes_to_scan():
+    """[L8.2]"""
+    has(body(prefix), "scan(", ": f32[M, N]")
+
+
+@I.kernel
+def gemm(a: I.In[I.f16, ("M", "K")], b: I.In[I.f16, ("K", "N")], c: I.Out[I.f32, ("M", "N")]):
+    m, k, n = I.domain(0, M), I.domain(0, K), I.domain(0, N)  # noqa: F821
+    c[m, n] = I.matmul(a[m, k], b[k, n], acc_dtype=I.f32)
+
+
+def test_L10_1_matmul_normalizes_to_contract():
+    """[L10.1] [L10.2]"""
+    has(body(gemm), "contract(%a_v, %b_v) {batch = [], reduce = [[1, 0]]} : f32[M, N]")
+
+
+@I.kernel
+def gemm_bad_k(a: I.In[I.f16, ("M", "K")], b: I.In[I.f16, ("N", "K")]):
+    m, k, n = I.domain(0, M), I.domain(0, K), I.domain(0, N)  # noqa: F821
+    I.matmul(a[m, k], b[n, k], acc_dtype=I.f32)  # <- mm
+
+
+def test_L10_1_matmul_k_must_match():
+    """[L10.1] K is never broadcast."""
+    rejects(gemm_bad_k, "L10.1", line_of(gemm_bad_k, "<- mm"), "K extents K and N differ")
+
+
+@I.kernel
+def generic_contract(a: I.In[I.f32, ("K", "M")], b: I.In[I.f32, ("K", "N")], c: I.Out[I.f64, ("M", "N")]):
+    m, k, n = I.domain(0, M), I.domain(0, K), I.domain(0, N)  # noqa: F821
+    c[m, n] = I.contract(I.cast(a[k, m], I.f64), I.cast(b[k, n], I.f64), reduce=((0, 0),), acc_dtype=I.f64)
+
+
+def test_L10_4_generic_contract_result_axes():
+    """[L10.4] lhs free axes then rhs free axes."""
+    has(body(generic_contract), "contract(%a_v_f64, %b_v_f64) {batch = [], reduce = [[0, 0]]} : f64[M, N]")
+
+
+class Mode(I.Enum):
+    FAST = 0
+    EXACT = 1
+
+
+@I.kernel
+def with_enum(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)], MODE: I.Constexpr[Mode] = Mode.EXACT):
+    n = I.domain(0, N)  # noqa: F821
+    if MODE == Mode.FAST:
+        y[n] = I.exp2(x[n], approximate=True)
+    else:
+        y[n] = I.exp2(x[n])
+
+
+def test_L2_6_enum_constexpr_selects_a_branch():
+    """[L2.6] an enum is a closed constexpr type; its member selects a branch."""
+    lines = body(with_enum)
+    has(lines, "enum @Mode { FAST = 0, EXACT = 1 }", "constexpr %MODE: enum<@Mode> = @Mode::EXACT", "exp2(%x_v) : f32[N]")
+    has(body(with_enum, MODE=Mode.FAST), "exp2(%x_v) {approximate = true} : f32[N]")
+
+
+def test_L2_6_enums_are_closed_and_do_not_mix():
+    """[L2.6]"""
+    class Other(I.Enum):
+        A = 0
+    with pytest.raises(TypeError):
+        Mode.FAST == Other.A
+    with pytest.raises(TypeError):
+        class Empty(I.Enum):
+            pass
+    with pytest.raises(TypeError):
+        class Twice(I.Enum):
+            A = 0
+            B = 0
+
+
+@I.fn
+def pair(a, b):
+    return a + b, a * b
+
+
+@I.kernel
+def tuples(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)]):
+    n = I.domain(0, N)  # noqa: F821
+    s, p = pair(x[n], x[n])
+    r = I.record(sum=s, prod=p)
+    y[n] = r.sum - r.prod
+
+
+def test_L4_11_tuples_destructure_and_L4_12_records_select_fields():
+    """[L4.11] [L4.12] a tuple-returning helper has several results; record fields are static."""
+    has(body(tuples), "fn @pair(%a: f32[A0], %b: f32[A0]) -> (f32[A0], f32[A0]) {",
+        "%pair, %pair_1 = call(%x_v, %x_v_1) {callee = @pair} : (f32[N], f32[N])", "sub(%pair, %pair_1) : f32[N]")
+
+
+@I.kernel
+def not_yet(x: I.In[I.f32, ("N",)]):
+    I.histogram(x, bins=4)  # <- hist
+
+
+def test_constructs_not_lowered_yet_fail_loudly():
+    """Constructs the frontend does not lower yet are located 'not implemented' errors."""
+    with pytest.raises(IntentError) as ei:
+        not_yet.kir
+    assert "not implemented: intent.histogram" in ei.value.message
+    assert ei.value.line == line_of(not_yet, "<- hist")
+
+
+def test_kir_errors_point_at_the_python_line():
+    """A rule only the C++ verifier checks is still reported at the author's Python line."""
+
+    @I.kernel
+    def reads_out(y: I.Out[I.f32, ("N",)], z: I.Out[I.f32, ("N",)]):
+        n = I.domain(0, N)  # noqa: F821
+        z[n] = y[n]  # <- read out
+
+    with pytest.raises(I.KirError) as ei:
+        reads_out.kir
+    want = f"test_dsl_lowering.py:{line_of(reads_out, '<- read out')}:"
+    assert want in str(ei.value) and "L2.2" in str(ei.value)
