@@ -67,7 +67,10 @@ quantize, quantized_dot, histogram = _m("quantize"), _m("quantized_dot"), _m("hi
 gather, scatter_reduce, unique_store = _m("gather"), _m("scatter_reduce"), _m("unique_store")
 ragged, members = _m("ragged"), _m("members")
 atomic = Namespace(_m("atomic"), load=_m("atomic_load"), store=_m("atomic_store"), add=_m("atomic_add"),
+                   exchange=_m("atomic_exchange"), max=_m("atomic_max"), min=_m("atomic_min"),
+                   and_=_m("atomic_and"), or_=_m("atomic_or"), xor=_m("atomic_xor"),
                    compare_exchange=_m("atomic_compare_exchange"))
+buffer = _m("buffer", "buffer(shape, dtype=, init=None): kernel-local mutable state (L15.4).")
 random = Namespace(_m("random"), bits=_m("random_bits"), uniform=_m("random_uniform"))
 
 # what the language deliberately does not have (L18.1, L19.1, L6.3, L6.4)

@@ -150,23 +150,36 @@ class Program:
             return outs[0]
         return tuple(outs)
 
-    def combine_helper(self, fl, helper, arg_types, acc_t, node) -> str:
+    def typed_helper(self, fl, helper, arg_types, node, role: str, rule: str, extra=None):
+        """Specializes `helper` for parameters of `arg_types` (a structured op's summarize, combine,
+        apply or emit); a Python tuple it returns is one KIR tuple value. Returns its name and its
+        result type in the caller's extents (`extra` maps placeholder symbols back)."""
+        from .kernel import Helper as _H  # noqa: F401
+        if not isinstance(helper, Helper):
+            raise fl.error(node, f"{role} is an @intent.fn helper, got {helper!r}", rule)
         gtypes, back = self.generalize(arg_types)
         names = list(inspect.signature(helper.fn).parameters)
         if len(names) != len(arg_types):
-            raise fl.error(node, f"combine helper '{helper.name}' takes {len(names)} parameters; it is called with "
-                                 f"{len(arg_types)} (two accumulators, then the combine operands)", "L7.2")
-        key = (helper, tuple(zip(names, gtypes)), ())
+            raise fl.error(node, f"{role} helper '{helper.name}' takes {len(names)} parameters; it is called with "
+                                 f"{len(arg_types)} ({', '.join(t.kir() for t in arg_types)})", rule)
+        key = (helper, tuple(zip(names, gtypes)), "packed")
         if key not in self.helpers:
-            self.helpers[key] = self.lower_helper(fl, helper, list(zip(names, gtypes)), {}, node)
+            self.helpers[key] = self.lower_helper(fl, helper, list(zip(names, gtypes)), {}, node, pack=True)
         name, results, _ = self.helpers[key]
-        if len(results) != 1 or substitute(results[0], back) != acc_t:
-            got = ", ".join(substitute(r, back).kir() for r in results)
-            raise fl.error(node, f"combine helper '{helper.name}' returns {got}; the accumulator is {acc_t.kir()}",
-                           "L7.2")
+        binding = dict(back)
+        result = substitute(results[0], binding)
+        if extra:
+            result = substitute(result, extra)
+        return name, result
+
+    def combine_helper(self, fl, helper, arg_types, acc_t, node) -> str:
+        name, result = self.typed_helper(fl, helper, arg_types, node, "combine", "L7.2")
+        if result != acc_t:
+            raise fl.error(node, f"combine helper '{helper.name}' returns {result.kir()}; the accumulator is "
+                                 f"{acc_t.kir()}", "L7.2")
         return name
 
-    def lower_helper(self, caller: FunctionLowering, helper, params, statics, node):
+    def lower_helper(self, caller: FunctionLowering, helper, params, statics, node, pack=False):
         if helper in self.stack:
             chain = " -> ".join(h.name for h in self.stack + [helper])
             raise caller.error(node, f"recursive helper call ({chain}): recursion is not in the language", "L1.3")
@@ -188,7 +201,7 @@ class Program:
                 raise fl.error(src.defn, f"helper '{helper.name}' returns nothing: a helper returns a scalar, tensor, "
                                          f"tuple or record", "L1.2")
             ret = fl.returned[0]
-            is_tuple = isinstance(ret, tuple)
+            is_tuple = isinstance(ret, tuple) and not pack
             vals = [fl.ops.value(v, None, src.defn) for v in (ret if is_tuple else (ret,))]
             fl.em.line(f"return({', '.join(v.ref for v in vals)})", loc=False)
             results = [v.type for v in vals]
@@ -421,6 +434,6 @@ def constexpr_param(fn, prog, name, ann, val, fl, node) -> str:
     if py is int:
         if not isinstance(val, int) or isinstance(val, bool):
             raise fl.error(node, f"constexpr '{name}' is an int, got {val!r}", "L2.5")
-        return f"constexpr %{fn.fresh(name)}: i64 = {val}"
+        return f"constexpr %{fn.fresh(name)}: index = {val}"
     raise fl.error(node, f"constexpr '{name}': Constexpr[{getattr(py, '__name__', py)}] is not a constexpr type "
                          f"(bool, int or an intent.Enum)", "L2.5")

@@ -117,6 +117,8 @@ class FunctionLowering:
         self.scope = Scope()
         self.views: Dict[str, List] = {}  # extent symbol -> [(view value, axis)]
         self.returned: Optional[list] = None
+        self.loops: List[dict] = []  # enclosing loops: {"kind", "carried": [(name, init value)]}
+        self.terminated = False      # the current region ended in break/continue
         self.node = src.defn
         from . import ops
         self.ops = ops.OpLowering(self)
@@ -143,14 +145,9 @@ class FunctionLowering:
         if found:
             return v
         if node.id in self.views:  # an extent symbol of a view parameter: its runtime extent
-            key = ("extent", node.id)
-            cached = self.scope.cached(key)
-            if cached is not None:
-                return cached
+            from .ops import Dim
             view, axis = self.views[node.id][0]
-            v = self.em.op("dim", [view], [T.ScalarT(T.DTYPES["index"])], {"axis": axis}, [node.id.lower()])[0]
-            self.scope.cache[key] = v
-            return v
+            return Dim(view, axis, T.Extent.symbol(node.id), node.id.lower())
         g = self.src.fn.__globals__
         closure = inspect.getclosurevars(self.src.fn).nonlocals
         if node.id in closure:
@@ -229,7 +226,8 @@ class FunctionLowering:
                 pass
             self.bind(target.id, value)
         elif isinstance(target, (ast.Tuple, ast.List)):
-            items = self.ops.unpack(value, len(target.elts), node)
+            hints = [t.id if isinstance(t, ast.Name) else "t" for t in target.elts]
+            items = self.ops.unpack(value, len(target.elts), node, hints)
             for t, v in zip(target.elts, items):
                 self.assign(t, v, node)
         elif isinstance(target, ast.Subscript):
@@ -279,6 +277,8 @@ class FunctionLowering:
 
     def lower_body_in_place(self, stmts) -> None:
         for st in stmts:
+            if self.terminated:
+                raise self.error(st, "code after break/continue never runs", "L6.3")
             self.stmt(st)
 
     def stmt_For(self, s) -> None:
@@ -311,7 +311,16 @@ class FunctionLowering:
         self.ops.structured_while(s)
 
     def stmt_Break(self, s) -> None:
-        raise self.error(s, not_implemented("break/continue (structured break and continue)"), "L6.3")
+        what = "break" if isinstance(s, ast.Break) else "continue"
+        if not self.loops:
+            raise self.error(s, f"`{what}` outside a loop", "L6.3")
+        loop = self.loops[-1]
+        if loop["kind"] == "parallel":
+            raise self.error(s, f"`{what}` inside intent.parallel: parallel points have no order to stop", "L6.3")
+        vals = [self.ops.carry_value(n, self.scope.lookup(n)[1], s, init.type) for n, init in loop["carried"]]
+        self.at(s)
+        self.em.line(f"{what}({', '.join(v.ref for v in vals)})", loc=False)
+        self.terminated = True
 
     stmt_Continue = stmt_Break
 
@@ -392,6 +401,11 @@ class FunctionLowering:
     def expr_Call(self, e):
         f = self.expr(e.func)
         args = []
+        if isinstance(f, Marker) and f.name.startswith("atomic_") and e.args and isinstance(e.args[0], ast.Subscript):
+            from .ops import Address
+            sub = e.args[0]
+            args.append(Address(self.expr(sub.value), self.index_items(sub.slice)))
+            e = ast.Call(e.func, e.args[1:], e.keywords, lineno=e.lineno, col_offset=e.col_offset)
         for a in e.args:
             if isinstance(a, ast.Starred):
                 v = self.expr(a.value)

@@ -22,6 +22,7 @@ BOOL = T.DTYPES["bool"]
 BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.BitAnd: "and", ast.BitOr: "or",
           ast.BitXor: "xor", ast.LShift: "shl", ast.RShift: "shr", ast.Pow: "pow"}
 CMPS = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
+LOADS = {T.ViewT: "view.load", T.TensorT: "gather", T.BufferT: "buffer.load"}
 UNARY_MATH = {"exp", "exp2", "log", "log1p", "lgamma", "sin", "asin", "cos", "tanh", "floor", "erf", "erfc", "i0",
               "rsqrt", "sqrt", "sigmoid", "abs"}
 
@@ -62,10 +63,6 @@ class OpLowering:
 
     # -- constants ---------------------------------------------------------------------------------
     def const(self, v, d: T.DType, node) -> Value:
-        key = ("const", d.name, repr(v))
-        c = self.fl.scope.cached(key)
-        if c is not None:
-            return c
         if isinstance(v, bool) or d.name == "bool":
             if d.name != "bool":
                 raise self.error(node, f"a bool constant cannot be a {d.name}: cast it explicitly", "L4.14")
@@ -81,14 +78,22 @@ class OpLowering:
                                            f"with intent.cast", "L4.14")
                 v = int(v)
             text = int(v)
+        key = ("const", d.name, text.text if isinstance(text, Raw) else text)
+        c = self.fl.scope.cached(key)
+        if c is not None:
+            return c
         hint = "c" + (str(v).replace("-", "m").replace(".", "_") if isinstance(v, int) and not isinstance(v, bool)
                       else "")
         c = self.emit1("const", [], T.ScalarT(d), {"value": text}, hint)
         self.fl.scope.cache[key] = c
         return c
 
+    def rt(self, v):
+        return self.dim(v.base, v.axis, v.hint) if isinstance(v, Dim) else v
+
     def index(self, v, node) -> Value:
         """An index scalar from an index value or a Python int."""
+        v = self.rt(v)
         if is_runtime(v):
             if isinstance(v.type, T.ScalarT) and v.type.dtype.is_int:
                 if v.type.dtype is not INDEX:
@@ -101,6 +106,8 @@ class OpLowering:
 
     def extent(self, v: Value) -> T.Extent:
         """kir's extent of an index value (mirrors Context::extent_of in the verifier)."""
+        if isinstance(v, Dim):
+            return v.extent
         if isinstance(v, int):
             return T.Extent.const(v)
         if v.op == "const" and isinstance(v.attrs.get("value"), int):
@@ -114,6 +121,7 @@ class OpLowering:
 
     def value(self, v, like: Optional[T.DType], node) -> Value:
         """A runtime value from v; Python numbers take the dtype `like`."""
+        v = self.rt(v)
         if is_runtime(v):
             return v
         if isinstance(v, (bool, int, float)):
@@ -184,6 +192,7 @@ class OpLowering:
 
     # -- arithmetic -----------------------------------------------------------------------------------
     def binop(self, op, a, b, node):
+        a, b = self.rt(a), self.rt(b)
         if not is_runtime(a) and not is_runtime(b):
             return self.fold(op, a, b, node)
         if op in (ast.FloorDiv, ast.Mod):
@@ -222,6 +231,7 @@ class OpLowering:
             raise self.error(node, f"constexpr arithmetic failed: {ex}", "L2.5")
 
     def unaryop(self, op, a, node):
+        a = self.rt(a)
         if not is_runtime(a):
             if op is ast.USub:
                 return -a
@@ -240,6 +250,7 @@ class OpLowering:
         raise self.error(node, not_implemented(f"the operator {op.__name__}"))
 
     def compare(self, op, a, b, node):
+        a, b = self.rt(a), self.rt(b)
         if not is_runtime(a) and not is_runtime(b):
             import operator
             f = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
@@ -268,11 +279,12 @@ class OpLowering:
         vs = [self.value(v, None, node) for v in rec.values]
         return self.emit1("record", vs, T.RecordT(tuple(zip(rec.names, (v.type for v in vs)))))
 
-    def unpack(self, v, n: Optional[int], node) -> list:
+    def unpack(self, v, n: Optional[int], node, hints=None) -> list:
         if isinstance(v, tuple):
             items = list(v)
         elif is_runtime(v) and isinstance(v.type, T.TupleT):
-            items = [self.emit1("tuple.get", [v], t, {"index": i}) for i, t in enumerate(v.type.items)]
+            items = [self.emit1("tuple.get", [v], t, {"index": i}, hints[i] if hints and i < len(hints) else "t")
+                     for i, t in enumerate(v.type.items)]
         else:
             raise self.error(node, f"cannot unpack {describe(v)}: only tuples destructure", "L4.11")
         if n is not None and len(items) != n:
@@ -284,9 +296,10 @@ class OpLowering:
         if is_runtime(base):
             t = base.type
             if name == "shape":
-                if not isinstance(t, (T.TensorT, T.ViewT)):
-                    raise self.error(node, f"{t.kir()} has no .shape: only ranked tensors and views do", "L4.8")
-                return tuple(self.dim(base, i) for i in range(t.rank))
+                if not isinstance(t, (T.TensorT, T.ViewT, T.BufferT)):
+                    raise self.error(node, f"{t.kir()} has no .shape: only ranked tensors, views and buffers do",
+                                     "L4.8")
+                return tuple(Dim(base, i, t.shape[i]) for i in range(t.rank))
             if name == "dtype":
                 if T.element(t) is None:
                     raise self.error(node, f"{t.kir()} has no .dtype", "L4.13")
@@ -308,12 +321,12 @@ class OpLowering:
             raise self.error(node, f"{describe(base)} has no attribute '{name}'") from None
         return v
 
-    def dim(self, base: Value, axis: int) -> Value:
+    def dim(self, base: Value, axis: int, hint: str = "") -> Value:
         key = ("dim", base.name, axis)
         c = self.fl.scope.cached(key)
         if c is not None:
             return c
-        v = self.emit1("dim", [base], T.ScalarT(INDEX), {"axis": axis}, f"{base.name}_d{axis}")
+        v = self.emit1("dim", [base], T.ScalarT(INDEX), {"axis": axis}, hint or f"{base.name}_d{axis}")
         self.fl.scope.cache[key] = v
         return v
 
@@ -346,10 +359,10 @@ class OpLowering:
             hi = self.index(hi, node) if hi is not None else self.domain_extent_value(base, node)
             ext = self.extent(hi) - self.extent(lo)
             return self.emit1("subregion", [base, lo, hi], T.DomainT(ext, True), hint="sub")
-        if isinstance(t, (T.ViewT, T.TensorT)):
+        if isinstance(t, (T.ViewT, T.TensorT, T.BufferT)):
             rel = self.relation(base, items, node)
             shape = rel.type.shape
-            op = "view.load" if isinstance(t, T.ViewT) else "gather"
+            op = LOADS[type(t)]
             return self.emit1(op, [base, rel], T.value_type(t.dtype, shape), hint=base.name + "_v")
         raise self.error(node, f"{t.kir()} cannot be indexed")
 
@@ -414,13 +427,13 @@ class OpLowering:
         zero = self.const(0, INDEX, node)
         return self.emit1("domain", [zero, end], T.DomainT(self.extent(end)), hint="d")
 
-    def store(self, base, items, value, node) -> None:
-        if not is_runtime(base) or not isinstance(base.type, T.ViewT):
-            raise self.error(node, f"only views are written by indexed assignment, not {describe(base)}"
+    def store(self, base, items, value, node, rel=None, op=None) -> None:
+        if not is_runtime(base) or not isinstance(base.type, (T.ViewT, T.BufferT)):
+            raise self.error(node, f"only views and buffers are written by indexed assignment, not {describe(base)}"
                                    " (tensors are immutable values)", "L15.3")
-        if base.type.access == "In":
+        if isinstance(base.type, T.ViewT) and base.type.access == "In":
             raise self.error(node, f"%{base.name} is an In view: it is read-only", "L2.1")
-        rel = self.relation(base, items, node)
+        rel = rel or self.relation(base, items, node)
         v = self.value(value, base.type.dtype, node)
         if T.element(v.type) is not base.type.dtype:
             raise self.error(node, f"storing {v.type.kir()} into {base.type.kir()}: convert it explicitly with "
@@ -428,7 +441,7 @@ class OpLowering:
         v = self.broadcast_to(v, rel.type.shape, node) if rel.type.shape else v
         if not rel.type.shape and not isinstance(v.type, T.ScalarT):
             raise self.error(node, f"one element is stored, got {v.type.kir()}", "L15.1")
-        self.em.op("view.store", [base, rel, v], [])
+        self.em.op(op or ("view.store" if isinstance(base.type, T.ViewT) else "buffer.store"), [base, rel, v], [])
 
     # -- calls ---------------------------------------------------------------------------------------
     def call(self, f, args, kwargs, node):
@@ -483,11 +496,13 @@ class OpLowering:
                 out.append((n, v))
         return out
 
-    def carry_value(self, name, v, node) -> Value:
+    def carry_value(self, name, v, node, like=None) -> Value:
         if is_runtime(v):
             return v
         if isinstance(v, (tuple, RecordValue)):
             return self.value(v, None, node)
+        if isinstance(like, T.ScalarT) and isinstance(v, (bool, int, float)):
+            return self.const(v, like.dtype, node)
         raise self.error(node, f"'{name}' is updated under runtime control but holds the Python constant {v!r}, "
                                f"which has no dtype: give it one first, e.g. {name} = intent.cast({v!r}, intent.f32)",
                          "L6.2")
@@ -532,14 +547,29 @@ class OpLowering:
         self.em.fn.depth -= 1
         self.em.fn.lines.append("  " * self.em.fn.depth + "}")
 
-    def lower_region_body(self, stmts, carried_names, node, where):
-        self.fl.lower_body_in_place(stmts)
+    def lower_region_body(self, stmts, carried, inits, node, kind):
+        """Lowers a loop body; returns the carries' values at its end (None when it ended in
+        break/continue)."""
+        self.fl.loops.append({"kind": kind, "carried": list(zip([n for n, _ in carried], inits))})
+        try:
+            self.fl.lower_body_in_place(stmts)
+        finally:
+            self.fl.loops.pop()
+        if self.fl.terminated:
+            self.fl.terminated = False
+            return None
         outs = []
-        for name, before in carried_names:
+        for (name, _), init in zip(carried, inits):
             _, now = self.fl.scope.lookup(name)
-            now = self.carry_value(name, now, node) if not is_runtime(now) else now
-            outs.append(now)
+            outs.append(self.carry_value(name, now, node, init.type))
         return outs
+
+    def finish_loop_body(self, carried, inits, ends, node):
+        if ends is None:
+            return
+        for i, ((n, _), init, end) in enumerate(zip(carried, inits, ends)):
+            self.check_carry(i, n, init, end, node, "loop")
+        self.em.line(f"yield({', '.join(v.ref for v in ends)})", loc=False)
 
     def ordered_for(self, s, dom):
         fl = self.fl
@@ -559,11 +589,9 @@ class OpLowering:
         fl.bind(s.target.id, args[0])
         for (n, _), a in zip(carried, args[1:]):
             fl.bind(n, a)
-        ends = self.lower_region_body(s.body, carried, s, "loop")
-        for i, ((n, _), init, end) in enumerate(zip(carried, inits, ends)):
-            self.check_carry(i, n, init, end, s, "loop")
+        ends = self.lower_region_body(s.body, carried, inits, s, "for")
         fl.at(s)
-        self.em.line(f"yield({', '.join(v.ref for v in ends)})", loc=False)
+        self.finish_loop_body(carried, inits, ends, s)
         self.pop()
         self.end_region()
         if loc:
@@ -590,7 +618,11 @@ class OpLowering:
         self.region(text)
         self.push()
         fl.bind(s.target.id, args[0])
-        fl.lower_body_in_place(s.body)
+        fl.loops.append({"kind": "parallel", "carried": []})
+        try:
+            fl.lower_body_in_place(s.body)
+        finally:
+            fl.loops.pop()
         self.em.line("yield()", loc=False)
         self.pop()
         self.end_region()
@@ -604,40 +636,61 @@ class OpLowering:
                     and not fl.scope.lookup(n)[0]]
         names = [n for n, _ in before] + both_new
 
-        def branch(stmts):
+        def branch(stmts, like=None):
+            """Lowers one branch; its values of `names`, or None when it ends in break/continue."""
             self.push()
             fl.lower_body_in_place(stmts)
+            if fl.terminated:
+                fl.terminated = False
+                return None
             vals = []
-            for n in names:
+            for i, n in enumerate(names):
                 found, v = fl.scope.lookup(n)
-                vals.append(self.carry_value(n, v, s))
+                if not found:
+                    raise self.error(s, f"'{n}' is assigned in one branch of the `if` only and has no value before "
+                                        f"it", "L6.2")
+                vals.append(self.carry_value(n, v, s, like[i] if like else None))
             return vals
 
         # Lower each branch once into a scratch buffer to learn the result types, then for real.
-        saved_lines, saved_names, saved_depth = list(fl.em.fn.lines), dict(fl.em.fn.names), fl.em.fn.depth
-        fl.em.fn.depth += 1
-        then_vals = branch(s.body)
+        fn = fl.em.fn
+        saved = (list(fn.lines), dict(fn.names), fn.depth)
+        fn.depth += 1
+        pre = [v.type if is_runtime(v) else None for _, v in before] + [None] * len(both_new)
+        then_vals = branch(s.body, pre)
         self.pop()
-        else_vals = branch(s.orelse)
+        else_vals = branch(s.orelse, pre)
         self.pop()
-        for i, (n, a, b) in enumerate(zip(names, then_vals, else_vals)):
-            if a.type != b.type:
-                raise self.error(s, f"'{n}' has type {a.type.kir()} after the `if` branch but {b.type.kir()} after "
-                                    f"the `else` branch", "L6.2")
-        types = [v.type for v in then_vals]
-        fl.em.fn.lines, fl.em.fn.names, fl.em.fn.depth = saved_lines, saved_names, saved_depth
+        fn.lines, fn.names, fn.depth = list(saved[0]), dict(saved[1]), saved[2]
+        if then_vals is not None and else_vals is not None:
+            for n, a, b in zip(names, then_vals, else_vals):
+                if a.type != b.type:
+                    raise self.error(s, f"'{n}' has type {a.type.kir()} after the `if` branch but {b.type.kir()} "
+                                        f"after the `else` branch", "L6.2")
+        live = then_vals if then_vals is not None else else_vals
+        types = [v.type for v in live] if live is not None else []
+        if live is None:
+            names = []
         fl.at(s)
         outs, loc = self.op_head("if", [cond], types, hints=names)
+        ended = 0
         for stmts in (s.body, s.orelse):
             self.region("")
-            vals = branch(stmts)
-            self.em.line(f"yield({', '.join(v.ref for v in vals)})", loc=False)
-            self.pop()
+            vals = branch(stmts, types)
+            if vals is None:
+                ended += 1
+            else:
+                self.em.line(f"yield({', '.join(v.ref for v in vals[:len(types)])})", loc=False)
+                self.pop()
+            if vals is None:
+                self.pop()
             self.end_region()
         if loc:
             self.em.fn.lines[-1] += " " + loc
         for n, o in zip(names, outs):
             fl.bind(n, o)
+        if ended == 2:
+            fl.terminated = True
 
     def structured_while(self, s):
         fl = self.fl
@@ -659,16 +712,33 @@ class OpLowering:
                                      "L6.1")
                 self.em.line(f"condition({', '.join(v.ref for v in [c] + args)})", loc=False)
             else:
-                ends = self.lower_region_body(s.body, carried, s, "loop")
-                for i, ((n, _), init, end) in enumerate(zip(carried, inits, ends)):
-                    self.check_carry(i, n, init, end, s, "loop")
-                self.em.line(f"yield({', '.join(v.ref for v in ends)})", loc=False)
+                ends = self.lower_region_body(s.body, carried, inits, s, "while")
+                self.finish_loop_body(carried, inits, ends, s)
             self.pop()
             self.end_region()
         if loc:
             self.em.fn.lines[-1] += " " + loc
         for (n, _), o in zip(carried, outs):
             fl.bind(n, o)
+
+
+class Dim:
+    """An extent read with `.shape` (or an extent symbol named in the body): its `dim` op is
+    emitted only when it is used as a runtime index value; as a shape argument it is just the
+    extent, so a helper of a region op can shape tensors without observing a slice extent."""
+
+    def __init__(self, base, axis: int, extent: T.Extent, hint: str = ""):
+        self.base, self.axis, self.extent, self.hint = base, axis, extent, hint
+
+    def __repr__(self) -> str:
+        return f"extent {self.extent}"
+
+
+class Address:
+    """`view[i, j]` written as the first argument of an atomic: the element, not its value."""
+
+    def __init__(self, base, items):
+        self.base, self.items = base, items
 
 
 class RecordValue:

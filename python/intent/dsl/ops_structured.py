@@ -9,7 +9,7 @@ from . import types as T
 from .emitter import Raw
 from .errors import not_implemented
 from .lower import is_runtime
-from .ops import BOOL, INDEX, UNARY_MATH, RecordValue, describe
+from .ops import BOOL, INDEX, UNARY_MATH, Dim, RecordValue, describe
 
 # ---- domains ---------------------------------------------------------------------------------
 
@@ -66,13 +66,15 @@ def op_bitcast(o, node, x, dtype):
 
 def shape_arg(o, node, shape) -> T.Shape:
     if is_runtime(shape) or not isinstance(shape, tuple):
-        if isinstance(shape, int) or is_runtime(shape):
+        if isinstance(shape, (int, Dim)) or is_runtime(shape):
             shape = (shape,)
         else:
             raise o.error(node, f"a shape is a tuple of extents, got {describe(shape)}", "L4.9")
     out = []
     for e in shape:
-        if is_runtime(e):
+        if isinstance(e, Dim):
+            out.append(e.extent)
+        elif is_runtime(e):
             out.append(o.extent(o.index(e, node)))
         elif isinstance(e, int) and not isinstance(e, bool) and e >= 0:
             out.append(T.Extent.const(e))
@@ -100,13 +102,13 @@ def op_zeros(o, node, shape, dtype):
 
 
 def op_select(o, node, cond, a, b):
-    rt = [v for v in (a, b) if is_runtime(v)]
-    like = T.element(rt[0].type) if rt else None
-    c, x, y = o.elementwise([cond, a, b], node, same_dtype=False)
+    x, y = o.elementwise([a, b], node)
+    c = o.value(cond, BOOL, node)
     if T.element(c.type) is not BOOL:
         raise o.error(node, f"the condition of intent.select is bool, got {c.type.kir()}", "L4.14")
-    x, y = o.elementwise([x if is_runtime(a) else a, y if is_runtime(b) else b], node, like=like)
-    x, y = o.broadcast_to(x, T.shape_of(c.type), node), o.broadcast_to(y, T.shape_of(c.type), node)
+    shape = o.broadcast_shape([T.shape_of(c.type), T.shape_of(x.type)], node)
+    if shape:
+        c, x, y = (o.broadcast_to(v, shape, node) for v in (c, x, y))
     return o.emit1("select", [c, x, y], x.type)
 
 
@@ -288,43 +290,78 @@ op_cumsum = prefix("cumsum")
 op_cummax = prefix("cummax")
 
 
+def structured_operands(o, node, value, identity, axes_of, what, rule):
+    """The source (a tensor, or a tuple of tensors as one KIR tuple) and the identity of a generic
+    reduce or scan, with the accumulator type: per component, the source's dtype and its shape
+    less the reduced axes (a scalar when none remain); a scalar identity of a tensor accumulator
+    is filled to its shape (L7.1, L7.4)."""
+    comps = list(value) if isinstance(value, tuple) else None
+    if comps is None and is_runtime(value) and isinstance(value.type, T.TupleT):
+        comps = o.unpack(value, None, node)
+        src = value
+    elif comps is not None:
+        src = None
+    else:
+        src = tensor_arg(o, node, value, what)
+        comps = [src]
+    for c in comps:
+        if not (is_runtime(c) and isinstance(c.type, T.TensorT)):
+            raise o.error(node, f"{what}: every source component is a ranked tensor, got {describe(c)}", rule)
+    axes = axes_of(comps[0])
+    for c in comps[1:]:
+        if axes_of(c) != axes or any(c.type.shape[a] != comps[0].type.shape[a] for a in axes):
+            raise o.error(node, f"{what}: the source components differ on the reduced axes ({c.type.kir()} against "
+                                f"{comps[0].type.kir()})", rule)
+    idents = list(identity) if isinstance(identity, tuple) else [identity]
+    if len(idents) != len(comps):
+        raise o.error(node, f"{what}: the identity has {len(idents)} components, the source {len(comps)}", "L7.4")
+    ivals = []
+    for c, i in zip(comps, idents):
+        shape = tuple(e for k, e in enumerate(c.type.shape) if k not in axes_of(c))
+        iv = o.value(i, c.type.dtype, node)
+        if isinstance(iv.type, T.ScalarT) and shape:
+            iv = o.emit1("full", [iv], T.TensorT(iv.type.dtype, shape), hint="identity")
+        want = T.value_type(c.type.dtype, shape)
+        if iv.type != want:
+            raise o.error(node, f"{what}: an identity component has type {iv.type.kir()}; its accumulator is "
+                                f"{want.kir()}", "L7.4")
+        ivals.append(iv)
+    if len(comps) == 1 and not isinstance(value, tuple) and not (is_runtime(value) and isinstance(value.type, T.TupleT)):
+        return src, ivals[0], comps, axes
+    if src is None:
+        src = o.make_tuple(tuple(comps), node)
+    ident = o.make_tuple(tuple(ivals), node)
+    return src, ident, comps, axes
+
+
+def captures(o, node, combine_operands):
+    ops = combine_operands if isinstance(combine_operands, tuple) else (combine_operands,)
+    return [o.value(c, None, node) for c in ops]
+
+
 def op_reduce(o, node, value, *, axis, identity, combine, combine_operands=()):
-    from .kernel import Helper
-    x = tensor_arg(o, node, value, "intent.reduce")
-    axes = axes_arg(o, node, x, axis)
-    if not isinstance(combine, Helper):
-        raise o.error(node, f"combine is an @intent.fn helper, got {describe(combine)}", "L7.2")
-    shape = tuple(e for i, e in enumerate(x.type.shape) if i not in axes)
-    ident = o.value(identity, x.type.dtype, node)
-    if isinstance(ident.type, T.ScalarT) and shape:
-        ident = o.emit1("full", [ident], T.TensorT(ident.type.dtype, shape), hint="identity")
+    src, ident, comps, axes = structured_operands(o, node, value, identity, lambda c: axes_arg(o, node, c, axis),
+                                                  "intent.reduce", "L7.1")
+    caps = captures(o, node, combine_operands)
     acc_t = ident.type
-    if T.element(acc_t) is not x.type.dtype or T.shape_of(acc_t) != shape:
-        raise o.error(node, f"the identity has type {acc_t.kir()}; the accumulator of this reduce is "
-                            f"{T.value_type(x.type.dtype, shape).kir() if shape else x.type.dtype.name}", "L7.4")
-    caps = [o.value(c, None, node) for c in (combine_operands if isinstance(combine_operands, tuple)
-                                             else (combine_operands,))]
     name = o.fl.program.combine_helper(o.fl, combine, [acc_t, acc_t] + [c.type for c in caps], acc_t, node)
-    return o.emit1("reduce", [x, ident] + caps, acc_t, {"axes": axes, "combine": Raw("@" + name)}, hint="red")
+    return o.emit1("reduce", [src, ident] + caps, acc_t, {"axes": axes, "combine": Raw("@" + name)}, hint="red")
 
 
 def op_scan(o, node, value, *, axis, identity, combine, inclusive=True, reverse=False, combine_operands=()):
-    from .kernel import Helper
-    x = tensor_arg(o, node, value, "intent.scan")
-    (a,) = axes_arg(o, node, x, axis, many=False)
     options(o, node, inclusive=inclusive, reverse=reverse)
-    if not isinstance(combine, Helper):
-        raise o.error(node, f"combine is an @intent.fn helper, got {describe(combine)}", "L8.1")
-    shape = tuple(e for i, e in enumerate(x.type.shape) if i != a)
-    ident = o.value(identity, x.type.dtype, node)
-    if isinstance(ident.type, T.ScalarT) and shape:
-        ident = o.emit1("full", [ident], T.TensorT(ident.type.dtype, shape), hint="identity")
+    src, ident, comps, axes = structured_operands(o, node, value, identity,
+                                                  lambda c: axes_arg(o, node, c, axis, many=False), "intent.scan",
+                                                  "L8.1")
+    caps = captures(o, node, combine_operands)
     acc_t = ident.type
-    caps = [o.value(c, None, node) for c in (combine_operands if isinstance(combine_operands, tuple)
-                                             else (combine_operands,))]
     name = o.fl.program.combine_helper(o.fl, combine, [acc_t, acc_t] + [c.type for c in caps], acc_t, node)
-    attrs = {"axis": a, "combine": Raw("@" + name), "inclusive": inclusive, "reverse": reverse}
-    return o.emit1("scan", [x, ident] + caps, T.TensorT(T.element(acc_t), x.type.shape), attrs, hint="scan")
+    attrs = {"axis": axes[0], "combine": Raw("@" + name), "inclusive": inclusive, "reverse": reverse}
+    if isinstance(acc_t, T.TupleT):
+        result = T.TupleT(tuple(T.TensorT(T.element(a), c.type.shape) for a, c in zip(acc_t.items, comps)))
+    else:
+        result = T.TensorT(T.element(acc_t), comps[0].type.shape)
+    return o.emit1("scan", [src, ident] + caps, result, attrs, hint="scan")
 
 
 # ---- contracts ---------------------------------------------------------------------------------
@@ -425,11 +462,278 @@ def op_contract(o, node, lhs, rhs, *, reduce, batch=(), acc_dtype):
                    {"reduce": [list(p) for p in pairs], "batch": [list(p) for p in bpairs]}, hint="acc")
 
 
+# ---- region fold and region scan ------------------------------------------------------------------
+
+SLICE = T.Extent.symbol("%__slice")  # stands for the compiler-chosen slice extent while specializing
+
+
+def region_sources(o, node, source, axis, what):
+    srcs = list(source) if isinstance(source, tuple) else [source]
+    if not srcs:
+        raise o.error(node, f"{what} needs at least one source", "L9.1")
+    vals = []
+    extent = None
+    for s in srcs:
+        v = o.value(s, None, node)
+        if not isinstance(v.type, T.TensorT):
+            raise o.error(node, f"{what}: a source component is a ranked tensor, got {v.type.kir()}", "L9.1")
+        if not isinstance(axis, int) or not -v.type.rank <= axis < v.type.rank:
+            raise o.error(node, f"{what}: axis {axis!r} is not an axis of {v.type.kir()}", "L9.1")
+        e = v.type.shape[axis % v.type.rank]
+        if extent is not None and e != extent:
+            raise o.error(node, f"{what}: the source components have extents {extent} and {e} on the axis", "L9.1")
+        extent = e
+        vals.append(v)
+    slices = []
+    for v in vals:
+        a = axis % v.type.rank
+        slices.append(T.TensorT(v.type.dtype, v.type.shape[:a] + (SLICE,) + v.type.shape[a + 1:]))
+    return vals, slices, extent
+
+
+def operand_values(o, node, operands):
+    ops = list(operands) if isinstance(operands, tuple) else [operands]
+    out = []
+    for x in ops:
+        if is_runtime(x) or isinstance(x, (tuple, RecordValue)):
+            out.append(o.value(x, None, node))
+        else:
+            raise o.error(node, f"region operands are runtime values; the constexpr {x!r} is captured by the helper "
+                                f"itself", "L9.1")
+    return out
+
+
+def op_region_fold(o, node, *, source, axis, summarize, combine, identity, operands=()):
+    prog = o.fl.program
+    vals, slices, _ = region_sources(o, node, source, axis, "region_fold")
+    caps = operand_values(o, node, operands)
+    ident = o.value(identity, None, node)
+    s_t = ident.type
+    sname, sres = prog.typed_helper(o.fl, summarize, slices + [c.type for c in caps], node, "summarize", "L9.1")
+    if sres != s_t:
+        raise o.error(node, f"summarize returns {sres.kir()} but the identity has type {s_t.kir()}", "L9.1")
+    cname, cres = prog.typed_helper(o.fl, combine, [s_t, s_t], node, "combine", "L9.3")
+    if cres != s_t:
+        raise o.error(node, f"combine returns {cres.kir()}; the summary is {s_t.kir()}", "L9.3")
+    attrs = {"axis": axis % vals[0].type.rank, "summarize": Raw("@" + sname), "combine": Raw("@" + cname),
+             "segments": [len(vals), 1, len(caps)]}
+    return o.emit1("region_fold", vals + [ident] + caps, s_t, attrs, hint="fold")
+
+
+def op_region_scan(o, node, *, source, axis, summarize, combine, identity, initial_state, apply, emit, operands=()):
+    prog = o.fl.program
+    vals, slices, extent = region_sources(o, node, source, axis, "region_scan")
+    caps = operand_values(o, node, operands)
+    ident = o.value(identity, None, node)
+    init = o.value(initial_state, None, node)
+    tr, st = ident.type, init.type
+    sname, sres = prog.typed_helper(o.fl, summarize, slices + [c.type for c in caps], node, "summarize", "L9.5")
+    if sres != tr:
+        raise o.error(node, f"summarize returns {sres.kir()} but the identity (a transition) has type {tr.kir()}",
+                      "L9.5")
+    cname, cres = prog.typed_helper(o.fl, combine, [tr, tr], node, "combine", "L9.5")
+    if cres != tr:
+        raise o.error(node, f"combine returns {cres.kir()}; the transition is {tr.kir()}", "L9.5")
+    aname, ares = prog.typed_helper(o.fl, apply, [tr, st], node, "apply", "L9.5")
+    if ares != st:
+        raise o.error(node, f"apply returns {ares.kir()}; the state is {st.kir()}", "L9.5")
+    ename, eres = prog.typed_helper(o.fl, emit, slices + [st] + [c.type for c in caps], node, "emit", "L9.5",
+                                    extra={str(SLICE): extent})
+    attrs = {"axis": axis % vals[0].type.rank, "summarize": Raw("@" + sname), "combine": Raw("@" + cname),
+             "apply": Raw("@" + aname), "emit": Raw("@" + ename), "segments": [len(vals), 1, 1, len(caps)]}
+    outs = o.em.op("region_scan", vals + [ident, init] + caps, [eres, st], attrs, ["outputs", "final_state"])
+    return tuple(outs)
+
+
+# ---- buffers, explicit gathers and scatters ----------------------------------------------------------
+
+def op_buffer(o, node, shape, *, dtype, init=None):
+    """A kernel-local logical buffer (L15.4); `init` is a scalar fill, a tensor, or None (undefined)."""
+    d = need_dtype(o, node, dtype)
+    shp = shape_arg(o, node, shape)
+    ops = []
+    if init is not None:
+        v = o.value(init, d, node)
+        if T.element(v.type) is not d or (isinstance(v.type, T.TensorT) and v.type.shape != shp):
+            raise o.error(node, f"a buffer's init is a {d.name} scalar or a {T.TensorT(d, shp).kir()} tensor, got "
+                                f"{v.type.kir()}", "L15.4")
+        ops.append(v)
+    return o.emit1("buffer.alloc", ops, T.BufferT(d, shp), hint="buf")
+
+
+def paired_relation(o, node, base, coords, valid):
+    """An index relation whose tensor coordinates (and validity) broadcast together, NumPy-style:
+    one point per element of their common shape (L15.1). Domains stand for their indices."""
+    if T.element(base.type) is None or not isinstance(base.type, (T.TensorT, T.ViewT, T.BufferT)):
+        raise o.error(node, f"{describe(base)} is not a tensor, view or buffer", "L15.3")
+    rank = base.type.rank
+    if len(coords) != rank:
+        raise o.error(node, f"{base.type.kir()} has rank {rank} and takes {rank} coordinates, got {len(coords)}",
+                      "L15.1")
+    vals = []
+    for c in coords:
+        if is_runtime(c) and isinstance(c.type, T.DomainT):
+            c = o.indices(c, node)
+        if is_runtime(c) and isinstance(c.type, T.TensorT):
+            if not c.type.dtype.is_int:
+                raise o.error(node, f"coordinates are integers, got {c.type.kir()}", "L15.1")
+            vals.append(c)
+        else:
+            vals.append(o.index(c, node))
+    shapes = [T.shape_of(v.type) for v in vals]
+    vmask = None
+    if valid is not None:
+        vmask = o.value(valid, BOOL, node)
+        if T.element(vmask.type) is not BOOL:
+            raise o.error(node, f"valid is bool, got {vmask.type.kir()}", "L15.2")
+        shapes.append(T.shape_of(vmask.type))
+    shape = o.broadcast_shape(shapes, node)
+    ops = [o.broadcast_to(v, shape, node) if isinstance(v.type, T.TensorT) else v for v in vals]
+    if vmask is not None:
+        ops.append(o.broadcast_to(vmask, shape, node) if isinstance(vmask.type, T.TensorT) else vmask)
+    return o.emit1("relation", ops, T.RelationT(rank, shape, vmask is not None), hint="rel"), shape
+
+
+def op_gather(o, node, source, *coords, valid=None, fill=None):
+    """source[c0, c1, ...] with coordinates paired elementwise; invalid points read `fill` (L15.2)."""
+    if not is_runtime(source):
+        raise o.error(node, f"intent.gather reads a tensor, view or buffer, got {describe(source)}", "L15.3")
+    rel, shape = paired_relation(o, node, source, coords, valid)
+    ops = [source, rel]
+    if valid is not None:
+        if fill is None:
+            raise o.error(node, "a gather with valid= needs the fill= its invalid points read", "L15.2")
+        ops.append(o.value(fill, source.type.dtype, node))
+    elif fill is not None:
+        raise o.error(node, "fill= is only for a gather with valid=", "L15.2")
+    from .ops import LOADS
+    return o.emit1(LOADS[type(source.type)], ops, T.value_type(source.type.dtype, shape), hint="g")
+
+
+def op_unique_store(o, node, dest, *coords, value, valid=None):
+    """dest[c...] = value through a relation the author asserts is injective (L15.3)."""
+    rel, shape = paired_relation(o, node, dest, coords, valid)
+    o.store(dest, None, value, node, rel=rel, op="unique_store")
+
+
+def op_scatter_reduce(o, node, dest, *coords, value, combine, operands=()):
+    """dest[c...] = combine(dest[c...], value, operands...) per point, colliding points combined (L15.3)."""
+    rel, shape = paired_relation(o, node, dest, coords, None)
+    if not isinstance(dest.type, (T.ViewT, T.BufferT)) or (isinstance(dest.type, T.ViewT) and dest.type.access == "In"):
+        raise o.error(node, f"scatter_reduce writes an Out/InOut view or a buffer, got {dest.type.kir()}", "L15.3")
+    v = o.value(value, dest.type.dtype, node)
+    v = o.broadcast_to(v, shape, node) if shape else v
+    caps = operand_values(o, node, operands)
+    el = T.ScalarT(dest.type.dtype)
+    name = o.fl.program.combine_helper(o.fl, combine, [el, el] + [c.type for c in caps], el, node)
+    o.em.op("scatter_reduce", [dest, rel, v] + caps, [], {"combine": Raw("@" + name)})
+
+
+# ---- atomics ---------------------------------------------------------------------------------------
+
+ORDERS = {"load": ("relaxed", "acquire"), "store": ("relaxed", "release"),
+          "rmw": ("relaxed", "acquire", "release", "acq_rel")}
+
+
+def address(o, node, addr, what):
+    from .ops import Address
+    if not isinstance(addr, Address):
+        raise o.error(node, f"{what} takes an element address `view[i, j]` or `buffer[i]`", "L16.1")
+    base = addr.base
+    if not (is_runtime(base) and isinstance(base.type, (T.ViewT, T.BufferT))):
+        raise o.error(node, f"{what}: atomics address views and buffers, got {describe(base)}", "L16.1")
+    rel = o.relation(base, addr.items, node)
+    if rel.type.shape:
+        raise o.error(node, f"{what}: an atomic addresses one element, got a block of shape "
+                            f"[{', '.join(map(str, rel.type.shape))}]", "L16.1")
+    return base, rel
+
+
+def order_attr(o, node, order, kind):
+    if order not in ORDERS[kind]:
+        raise o.error(node, f"order {order!r} is not allowed here; use one of {', '.join(ORDERS[kind])}", "L16.1")
+    return Raw(order)
+
+
+def op_atomic_load(o, node, addr, *, order="relaxed"):
+    base, rel = address(o, node, addr, "intent.atomic.load")
+    return o.emit1("atomic.load", [base, rel], T.ScalarT(base.type.dtype), {"order": order_attr(o, node, order, "load")},
+                   hint="old")
+
+
+def op_atomic_store(o, node, addr, value, *, order="relaxed"):
+    base, rel = address(o, node, addr, "intent.atomic.store")
+    v = o.value(value, base.type.dtype, node)
+    o.em.op("atomic.store", [base, rel, v], [], {"order": order_attr(o, node, order, "store")})
+
+
+def rmw(kind):
+    def op(o, node, addr, value, *, order="relaxed"):
+        base, rel = address(o, node, addr, f"intent.atomic.{kind}")
+        v = o.value(value, base.type.dtype, node)
+        return o.emit1("atomic.rmw", [base, rel, v], T.ScalarT(base.type.dtype),
+                       {"kind": Raw(kind), "order": order_attr(o, node, order, "rmw")}, hint="old")
+    return op
+
+
+for _k in ("exchange", "add", "max", "min", "and", "or", "xor"):
+    globals()["op_atomic_" + _k] = rmw(_k)
+
+
+def op_atomic_compare_exchange(o, node, addr, expected, desired, *, order="relaxed"):
+    base, rel = address(o, node, addr, "intent.atomic.compare_exchange")
+    d = base.type.dtype
+    e, v = o.value(expected, d, node), o.value(desired, d, node)
+    rt = T.RecordT((("old_value", T.ScalarT(d)), ("success", T.ScalarT(BOOL))))
+    return o.emit1("atomic.compare_exchange", [base, rel, e, v], rt, {"order": order_attr(o, node, order, "rmw")},
+                   hint="cas")
+
+
+# ---- RNG and histogram -------------------------------------------------------------------------------
+
+def rng_operands(o, node, seed, counter):
+    s = o.value(seed, T.DTYPES["u64"], node)
+    if s.type != T.ScalarT(T.DTYPES["u64"]):
+        raise o.error(node, f"the seed is a u64 scalar, got {s.type.kir()}", "L17.1")
+    c = o.value(counter, T.DTYPES["u64"], node) if not is_runtime(counter) else counter
+    if is_runtime(c) and isinstance(c.type, T.DomainT):
+        c = o.indices(c, node)
+    if T.element(c.type) not in (T.DTYPES["u64"], INDEX):
+        raise o.error(node, f"the counter is u64 or index, got {c.type.kir()}", "L17.1")
+    return s, c
+
+
+def op_random_bits(o, node, seed, counter):
+    s, c = rng_operands(o, node, seed, counter)
+    return o.emit1("random.bits", [s, c], T.with_dtype(c.type, T.DTYPES["u32"]), hint="bits")
+
+
+def op_random_uniform(o, node, seed, counter, dtype=None):
+    d = need_dtype(o, node, dtype if dtype is not None else T.DTYPES["f32"])
+    if d.name not in ("f16", "bf16", "f32", "f64"):
+        raise o.error(node, f"uniform produces f16, bf16, f32 or f64, not {d.name}", "L17.2")
+    s, c = rng_operands(o, node, seed, counter)
+    return o.emit1("random.uniform", [s, c], T.with_dtype(c.type, d), hint="u")
+
+
+def op_histogram(o, node, values, *, bins, valid=True, count_dtype=None):
+    if not (is_runtime(values) and isinstance(values.type, T.TensorT) and values.type.dtype.is_int):
+        raise o.error(node, f"histogram counts an integer tensor, got {describe(values)}", "L13.1")
+    if isinstance(bins, int) and bins <= 0:
+        raise o.error(node, f"bins is positive, got {bins}", "L13.1")
+    b = o.index(bins, node)
+    d = need_dtype(o, node, count_dtype if count_dtype is not None else T.DTYPES["u32"], "count_dtype")
+    if not d.is_int:
+        raise o.error(node, f"count_dtype is an integer dtype, got {d.name}", "L13.1")
+    v = o.value(valid, BOOL, node)
+    if isinstance(v.type, T.TensorT):
+        v = o.broadcast_to(v, values.type.shape, node)
+    return o.emit1("histogram", [values, b, v], T.TensorT(d, (o.extent(b),)), hint="hist")
+
+
 # ---- not lowered yet: loud, located errors ---------------------------------------------------------
 
-for _name in ("region_fold", "region_scan", "scaled_matmul", "scaled_contract", "sparse_matmul", "sparse_contract",
-              "quantize", "quantized_dot", "histogram", "gather", "scatter_reduce", "unique_store", "buffer",
-              "atomic_load", "atomic_store", "atomic_add", "atomic_compare_exchange", "random_bits", "random_uniform",
+for _name in ("scaled_matmul", "scaled_contract", "sparse_matmul", "sparse_contract", "quantize", "quantized_dot",
               "ragged", "members"):
     def _missing(o, node, *a, _n=_name, **k):
         raise o.error(node, not_implemented("intent." + _n.replace("atomic_", "atomic.").replace("random_", "random.")))

@@ -208,6 +208,19 @@ class ViewT:
 
 
 @dataclass(frozen=True)
+class BufferT:
+    dtype: DType
+    shape: Shape
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def kir(self) -> str:
+        return f"buffer<{TensorT(self.dtype, self.shape).kir()}>"
+
+
+@dataclass(frozen=True)
 class TupleT:
     items: Tuple["Type", ...]
 
@@ -257,15 +270,15 @@ class EnumT:
         return f"enum<@{self.name}>"
 
 
-Type = Union[ScalarT, TensorT, ViewT, TupleT, RecordT, DomainT, RelationT, EnumT]
+Type = Union[ScalarT, TensorT, ViewT, BufferT, TupleT, RecordT, DomainT, RelationT, EnumT]
 
 
 def element(t) -> Optional[DType]:
-    return t.dtype if isinstance(t, (ScalarT, TensorT, ViewT)) else None
+    return t.dtype if isinstance(t, (ScalarT, TensorT, ViewT, BufferT)) else None
 
 
 def shape_of(t) -> Shape:
-    return t.shape if isinstance(t, (TensorT, ViewT)) else ()
+    return t.shape if isinstance(t, (TensorT, ViewT, BufferT)) else ()
 
 
 def with_dtype(t, d: DType):
