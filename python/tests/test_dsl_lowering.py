@@ -593,3 +593,169 @@ def test_kir_errors_point_at_the_python_line():
         reads_out.kir
     want = f"test_dsl_lowering.py:{line_of(reads_out, '<- read out')}:"
     assert want in str(ei.value) and "L2.2" in str(ei.value)
+
+
+# ---- memory, atomics, RNG, histogram ---------------------------------------------------------------------
+
+@I.kernel
+def gathers(table: I.In[I.f32, ("V", "H")], ids: I.In[I.i32, ("T",)], y: I.Out[I.f32, ("T", "H")],
+            z: I.Out[I.f32, ("T",)]):
+    t, h = I.domain(0, T), I.domain(0, H)  # noqa: F821
+    y[t, h] = table[ids[t], h]
+    z[t] = I.gather(table, ids[t], 0, valid=I.cast(ids[t], I.index) < V, fill=-1.0)  # noqa: F821
+
+
+def test_L15_1_indexing_by_data_and_L15_2_masked_gather_with_fill():
+    """[L15.1] [L15.2] [L15.3] data-derived coordinates; a masked relation reads the fill."""
+    has(body(gathers), "relation(%ids_v_b, %d_1_i_b) : relation<2 -> [T, H]>",
+        "view.load(%table, %rel_1) : f32[T, H]", "relation<2 -> [T], masked>", "view.load(%table, %rel_3, %c) : f32[T]")
+
+
+@I.kernel
+def gather_no_fill(table: I.In[I.f32, ("V",)], ids: I.In[I.i32, ("T",)]):
+    t = I.domain(0, T)  # noqa: F821
+    I.gather(table, ids[t], valid=ids[t] < 3)  # <- nofill
+
+
+def test_L15_2_a_masked_gather_needs_its_fill():
+    """[L15.2]"""
+    rejects(gather_no_fill, "L15.2", line_of(gather_no_fill, "<- nofill"), "fill=")
+
+
+@I.fn
+def add_scaled(old, new, alpha):
+    return old + new * alpha
+
+
+@I.kernel
+def scatters(src: I.In[I.f32, ("T",)], ids: I.In[I.i32, ("T",)], out: I.Out[I.f32, ("N",)], alpha: I.f32):
+    t, n = I.domain(0, T), I.domain(0, N)  # noqa: F821
+    buf = I.buffer((N,), dtype=I.f32, init=0.0)
+    I.scatter_reduce(buf, ids[t], value=src[t], combine=add_scaled, operands=alpha)
+    out[n] = buf[n]
+
+
+def test_L15_4_buffers_and_L15_3_scatter_reduce_with_a_capture():
+    """[L15.4] [L15.3] [L7.2] a kernel-local buffer; scatter_reduce with an explicit capture."""
+    has(body(scatters), "buffer.alloc(%c) : buffer<f32[N]>", "fn @add_scaled(%old: f32, %new: f32, %alpha: f32) -> f32",
+        "scatter_reduce(%buf, %rel_1, %src_v, %alpha) {combine = @add_scaled}", "buffer.load(%buf, %rel_2) : f32[N]")
+
+
+@I.kernel
+def atomics(out: I.InOut[I.i32, ("N",)]):
+    for i in I.parallel(I.domain(0, N)):  # noqa: F821
+        old = I.atomic.add(out[0], 1)
+        r = I.atomic.compare_exchange(out[1], 0, old, order="acq_rel")
+        I.atomic.store(out[2], r.old_value, order="release")
+
+
+def test_L16_1_atomics_on_element_addresses():
+    """[L16.1] rmw, compare_exchange returning {old_value, success}, store with an order; no scope."""
+    has(body(atomics), "atomic.rmw(%out, %rel, %c1) {kind = add, order = relaxed} : i32",
+        "atomic.compare_exchange(%out, %rel_1, %c0_1, %old) {order = acq_rel} : record<old_value: i32, success: bool>",
+        "record.get(%cas) {field = old_value} : i32", "atomic.store(%out, %rel_2, %old_value) {order = release}")
+
+
+@I.kernel
+def bad_order(out: I.Out[I.i32, ("N",)]):
+    I.atomic.store(out[0], 1, order="acquire")  # <- order
+
+
+def test_L16_1_store_order_is_relaxed_or_release():
+    """[L16.1]"""
+    rejects(bad_order, "L16.1", line_of(bad_order, "<- order"), "relaxed, release")
+
+
+@I.kernel
+def rng(y: I.Out[I.f32, ("N",)], b: I.Out[I.u32, ("N",)], seed: I.u64):
+    n = I.domain(0, N)  # noqa: F821
+    y[n] = I.random.uniform(seed, n, dtype=I.f32)
+    b[n] = I.random.bits(seed, n)
+
+
+def test_L17_1_random_bits_and_L17_2_uniform_from_a_counter():
+    """[L17.1] [L17.2] counter-based: the counter is the logical index."""
+    has(body(rng), "random.uniform(%seed, %d_i) : f32[N]", "random.bits(%seed, %d_i) : u32[N]")
+
+
+@I.kernel
+def hist(ids: I.In[I.i32, ("T",)], counts: I.Out[I.i32, ("B",)]):
+    t = I.domain(0, T)  # noqa: F821
+    counts[I.domain(0, B)] = I.histogram(ids[t], bins=B, valid=ids[t] >= 0, count_dtype=I.i32)  # noqa: F821
+
+
+def test_L13_1_histogram():
+    """[L13.1] bins is the output extent; valid masks lanes."""
+    has(body(hist), "histogram(%ids_v, %b, %t_1) : i32[B]")
+
+
+# ---- break / continue -----------------------------------------------------------------------------------
+
+@I.kernel
+def first_negative(x: I.In[I.f32, ("N",)], y: I.Out[I.index, ("N",)]):
+    pos = I.cast(0, I.index)
+    for i in I.domain(0, N):  # noqa: F821
+        if x[i] < 0.0:
+            break
+        pos = i + 1
+    y[0] = pos
+
+
+def test_L6_3_break_inside_an_if_carries_the_loop_values():
+    """[L6.3] break is structured: it ends its region and passes the carries."""
+    has(body(first_negative), "%pos = for(%d, %c0) : index region(%i: index, %pos_1: index) {",
+        "break(%pos_1)", "yield(%t_1)")
+
+
+@I.kernel
+def break_in_parallel(x: I.In[I.f32, ("N",)]):
+    for i in I.parallel(I.domain(0, N)):  # noqa: F821
+        break  # <- brk
+
+
+def test_L6_3_no_break_in_parallel():
+    """[L6.3]"""
+    rejects(break_in_parallel, "L6.3", line_of(break_in_parallel, "<- brk"), "parallel")
+
+
+# ---- region fold / scan -----------------------------------------------------------------------------------
+
+@I.fn
+def slice_sum(x):
+    return I.reduce.sum(x, axis=0)
+
+
+@I.fn
+def plus(a, b):
+    return a + b
+
+
+@I.kernel
+def folded(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)]):
+    n = I.domain(0, N)  # noqa: F821
+    y[0] = I.region_fold(source=x[n], axis=0, summarize=slice_sum, combine=plus, identity=I.cast(0.0, I.f32))
+
+
+def test_L9_1_region_fold_with_helper_summarize_and_combine():
+    """[L9.1] [L9.3] summarize sees a slice of its own extent; the summary has the identity's type."""
+    lines = body(folded)
+    has(lines, "fn @slice_sum(%x: f32[A0]) -> f32 {", "fn @plus(%a: f32, %b: f32) -> f32 {",
+        "region_fold(%x_v, %c) {axis = 0, combine = @plus, segments = [1, 1, 0], summarize = @slice_sum} : f32")
+
+
+@I.fn
+def peeks(x):
+    return I.cast(I.cast(x.shape[0], I.i64), I.f32)  # <- peek
+
+
+@I.kernel
+def observes_slice(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)]):
+    y[0] = I.region_fold(source=x[I.domain(0, N)], axis=0, summarize=peeks, combine=plus,  # noqa: F821
+                         identity=I.cast(0.0, I.f32))
+
+
+def test_L9_2_summarize_may_not_observe_the_slice_extent():
+    """[L9.2] the verifier's rule reaches the author at the helper's Python line."""
+    with pytest.raises(I.KirError) as ei:
+        observes_slice.kir
+    assert "L9." in str(ei.value) and f"test_dsl_lowering.py:{line_of(peeks, '<- peek')}:" in str(ei.value)

@@ -49,6 +49,7 @@ def need_dtype(o, node, d, what="dtype"):
 
 def op_cast(o, node, x, dtype):
     d = need_dtype(o, node, dtype)
+    x = o.rt(x)
     if not is_runtime(x):
         return o.const(x, d, node)
     if T.element(x.type) is None:
@@ -143,7 +144,7 @@ def options(o, node, **opts):
 def unary(name):
     def op(o, node, x, **attrs):
         options(o, node, **attrs)
-        x = o.value(x, None, node) if is_runtime(x) else x
+        x = o.rt(x)
         if not is_runtime(x):
             raise o.error(node, f"intent.{name} takes a runtime scalar or tensor; the Python constant {x!r} has no "
                                 f"dtype (use intent.cast)", "L4.3")
@@ -245,7 +246,7 @@ def builtin_reduce(kind):
         attrs = {"axis": axes if len(axes) > 1 or isinstance(axis, tuple) else axes[0]}
         if acc_dtype is not None:
             attrs["acc_dtype"] = Raw(acc.name)
-        return o.emit1("reduce." + kind, [x], T.value_type(acc, shape) if shape else T.TensorT(acc, ()), attrs,
+        return o.emit1("reduce." + kind, [x], T.value_type(acc, shape), attrs,
                        hint=kind)
     return op
 
