@@ -17,7 +17,8 @@ SRC_DIRS = ["numerics", "kir", "interp", "backends", "oracle", "specs", "fuzz", 
 # Where each family of IDs can be implemented and tested. The manifest validator numbers its own
 # checks C1..C42 (tests/specs, specs/src); those are not the CPU-backend IDs C1..C15.
 FAMILY_DIRS = {
-    "L": (["numerics", "kir", "interp", "tools", "fuzz", "examples"], ["tests/kir", "tests/numerics", "tests/interp", "tests/cli"]),
+    "L": (["numerics", "kir", "interp", "tools", "fuzz", "examples", "python/intent"],
+          ["tests/kir", "tests/numerics", "tests/interp", "tests/cli", "python/tests"]),
     "M": (["specs", "tools"], ["tests/specs"]),
     "C": (["backends"], ["tests/backend"]),
 }
@@ -70,7 +71,7 @@ def scan(items, src_dirs, test_dirs, impl, tested):
         for rid, _ in items:
             if re.search(r'"%s"' % re.escape(rid), text) or (runtime and re.search(r"\b%s\b" % re.escape(rid), text)):
                 impl.setdefault(rid, set()).add(os.path.relpath(path, ROOT))
-    for path in files_under(test_dirs, (".cpp", ".kir")):
+    for path in files_under(test_dirs, (".cpp", ".kir", ".py")):
         text = open(path, encoding="utf-8", errors="replace").read()
         rel = os.path.relpath(path, ROOT)
         for rid, _ in items:

@@ -66,6 +66,17 @@ sparse_matmul, sparse_contract = _m("sparse_matmul"), _m("sparse_contract")
 quantize, quantized_dot, histogram = _m("quantize"), _m("quantized_dot"), _m("histogram")
 gather, scatter_reduce, unique_store = _m("gather"), _m("scatter_reduce"), _m("unique_store")
 ragged, members = _m("ragged"), _m("members")
+from .dsl.ops_structured import Format as _Format  # noqa: E402
+
+
+class _Formats:
+    def __init__(self, *names):
+        for n in names:
+            setattr(self, n, _Format(n))
+
+
+sparse = _Formats("two_of_four", "one_of_two")
+quant = _Formats("q4_k", "q8_k")
 atomic = Namespace(_m("atomic"), load=_m("atomic_load"), store=_m("atomic_store"), add=_m("atomic_add"),
                    exchange=_m("atomic_exchange"), max=_m("atomic_max"), min=_m("atomic_min"),
                    and_=_m("atomic_and"), or_=_m("atomic_or"), xor=_m("atomic_xor"),

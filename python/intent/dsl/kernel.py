@@ -356,10 +356,10 @@ class Kernel:
         for name, ann, default, node in self.params():
             fl.at(node)
             if isinstance(ann, ViewAnnotation):
-                shape = tuple(T.Extent.const(s) if isinstance(s, int) else T.Extent.symbol(s) for s in ann.shape)
+                shape = tuple(T.Extent.const(s) if isinstance(s, int) else T.parse_extent(s) for s in ann.shape)
                 v = Value(fn.fresh(name), T.ViewT(ann.access, ann.dtype, shape), "param")
                 for axis, s in enumerate(ann.shape):
-                    if isinstance(s, str):
+                    if isinstance(s, str) and s.isidentifier():
                         fl.views.setdefault(s, []).append((v, axis))
                 header.append(f"{v.ref}: {v.type.kir()}")
                 fl.bind(name, v)

@@ -732,10 +732,116 @@ def op_histogram(o, node, values, *, bins, valid=True, count_dtype=None):
     return o.emit1("histogram", [values, b, v], T.TensorT(d, (o.extent(b),)), hint="hist")
 
 
+# ---- scaled, sparse and quantized contracts -------------------------------------------------------------
+
+def format_name(o, node, f, kinds, what):
+    name = f.name if isinstance(f, (T.DType, Format)) else f if isinstance(f, str) else None
+    if name not in kinds:
+        raise o.error(node, f"{what} is one of {', '.join(kinds)}, got {describe(f)}", "L11.1")
+    return name
+
+
+class Format:
+    """A closed format schema: `intent.sparse.two_of_four`, `intent.quant.q8_k`, ..."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __call__(self, *args, **kwargs):
+        if args or kwargs:
+            raise TypeError(f"{self.name} has no parameters")
+        return self
+
+    def __repr__(self) -> str:
+        return f"intent format {self.name}"
+
+
+def scaled_check(o, node, lhs, lhs_scale, rhs, rhs_scale):
+    for v, r, what in ((lhs, 3, "lhs [M, G, C]"), (lhs_scale, 2, "lhs_scale [M, G]"), (rhs, 3, "rhs [G, C, N]"),
+                       (rhs_scale, 2, "rhs_scale [N, G]")):
+        if not (is_runtime(v) and isinstance(v.type, T.TensorT) and v.type.rank == r):
+            raise o.error(node, f"scaled contract: {what} is a rank-{r} tensor, got {describe(v)}", "L11.1")
+
+
+def op_scaled_contract(o, node, lhs, lhs_scale, rhs, rhs_scale, *, lhs_format, rhs_format, lhs_group_size,
+                       rhs_group_size, reduce=((1, 0), (2, 1)), batch=(), acc_dtype):
+    scaled_check(o, node, lhs, lhs_scale, rhs, rhs_scale)
+    acc = need_dtype(o, node, acc_dtype, "acc_dtype")
+    fmts = ("e2m1", "e4m3", "e5m2")
+    attrs = {"lhs_format": Raw(format_name(o, node, lhs_format, fmts, "lhs_format")),
+             "rhs_format": Raw(format_name(o, node, rhs_format, fmts, "rhs_format")),
+             "lhs_group_size": lhs_group_size, "rhs_group_size": rhs_group_size,
+             "reduce": [list(p) for p in reduce], "batch": [list(p) for p in batch]}
+    return o.emit1("scaled_contract", [lhs, lhs_scale, rhs, rhs_scale],
+                   T.TensorT(acc, (lhs.type.shape[0], rhs.type.shape[2])), attrs, hint="acc")
+
+
+def op_scaled_matmul(o, node, lhs, lhs_scale, rhs, rhs_scale, *, lhs_format, rhs_format, group_size, acc_dtype):
+    scaled_check(o, node, lhs, lhs_scale, rhs, rhs_scale)
+    acc = need_dtype(o, node, acc_dtype, "acc_dtype")
+    fmts = ("e2m1", "e4m3", "e5m2")
+    attrs = {"lhs_format": Raw(format_name(o, node, lhs_format, fmts, "lhs_format")),
+             "rhs_format": Raw(format_name(o, node, rhs_format, fmts, "rhs_format")),
+             "group_size": group_size, "acc_dtype": Raw(acc.name)}
+    return o.emit1("scaled_matmul", [lhs, lhs_scale, rhs, rhs_scale],
+                   T.TensorT(acc, (lhs.type.shape[0], rhs.type.shape[2])), attrs, hint="acc")
+
+
+SPARSE = ("two_of_four", "one_of_two")
+
+
+def op_sparse_contract(o, node, compressed, metadata, rhs, *, format, reduce, batch=(), acc_dtype):
+    for v in (compressed, metadata, rhs):
+        if not (is_runtime(v) and isinstance(v.type, T.TensorT)):
+            raise o.error(node, f"sparse contract takes ranked tensors, got {describe(v)}", "L12.1")
+    acc = need_dtype(o, node, acc_dtype, "acc_dtype")
+    pairs, bpairs = [tuple(p) for p in reduce], [tuple(p) for p in batch]
+    red_l, red_r, bat_r = {p[0] for p in pairs}, {p[1] for p in pairs}, {p[1] for p in bpairs}
+    shape = [e for i, e in enumerate(compressed.type.shape) if i not in red_l]
+    shape += [e for i, e in enumerate(rhs.type.shape) if i not in red_r and i not in bat_r]
+    attrs = {"format": Raw(format_name(o, node, format, SPARSE, "format")), "reduce": [list(p) for p in pairs],
+             "batch": [list(p) for p in bpairs]}
+    return o.emit1("sparse_contract", [compressed, metadata, rhs], T.TensorT(acc, tuple(shape)), attrs, hint="acc")
+
+
+def op_sparse_matmul(o, node, compressed, metadata, rhs, *, format, acc_dtype):
+    for v in (compressed, metadata, rhs):
+        if not (is_runtime(v) and isinstance(v.type, T.TensorT) and v.type.rank == 2):
+            raise o.error(node, f"sparse_matmul takes rank-2 tensors, got {describe(v)}", "L12.1")
+    acc = need_dtype(o, node, acc_dtype, "acc_dtype")
+    attrs = {"format": Raw(format_name(o, node, format, SPARSE, "format")), "acc_dtype": Raw(acc.name)}
+    return o.emit1("sparse_matmul", [compressed, metadata, rhs],
+                   T.TensorT(acc, (compressed.type.shape[0], rhs.type.shape[1])), attrs, hint="acc")
+
+
+def op_quantize(o, node, values, *, format):
+    if format_name(o, node, format, ("q8_k",), "format") != "q8_k" or not (
+            is_runtime(values) and isinstance(values.type, T.TensorT) and values.type.dtype.name == "f32"):
+        raise o.error(node, f"quantize takes an f32 tensor [..., K], got {describe(values)}", "L11.3")
+    *lead, k = values.type.shape
+    lead = tuple(lead)
+    rec = T.RecordT((("d", T.TensorT(T.DTYPES["f32"], lead + (T.Extent.floordiv(k, T.Extent.const(256)),))),
+                     ("qs", T.TensorT(T.DTYPES["i8"], lead + (k,))),
+                     ("bsums", T.TensorT(T.DTYPES["i16"], lead + (T.Extent.floordiv(k, T.Extent.const(16)),)))))
+    return o.emit1("quantize", [values], rec, {"format": Raw("q8_k")}, hint="q")
+
+
+def op_quantized_dot(o, node, lhs, rhs, *, lhs_format, rhs_format, acc_dtype):
+    lf = format_name(o, node, lhs_format, ("q4_k",), "lhs_format")
+    rf = format_name(o, node, rhs_format, ("q8_k",), "rhs_format")
+    acc = need_dtype(o, node, acc_dtype, "acc_dtype")
+    lhs, rhs = o.value(lhs, None, node), o.value(rhs, None, node)
+    if not (isinstance(lhs.type, T.RecordT) and isinstance(rhs.type, T.RecordT) and lhs.type.field("d")
+            and rhs.type.field("d")):
+        raise o.error(node, "quantized_dot takes a q4_k record and a q8_k record", "L11.3")
+    shape = lhs.type.field("d").shape[:-1] + rhs.type.field("d").shape[:-1]
+    return o.emit1("quantized_dot", [lhs, rhs], T.TensorT(acc, shape), {"lhs_format": Raw(lf), "rhs_format": Raw(rf)},
+                   hint="qdot")
+
+
 # ---- not lowered yet: loud, located errors ---------------------------------------------------------
 
-for _name in ("scaled_matmul", "scaled_contract", "sparse_matmul", "sparse_contract", "quantize", "quantized_dot",
-              "ragged", "members"):
+for _name in ("ragged", "members"):
     def _missing(o, node, *a, _n=_name, **k):
         raise o.error(node, not_implemented("intent." + _n.replace("atomic_", "atomic.").replace("random_", "random.")))
     globals()["op_" + _name] = _missing

@@ -28,9 +28,17 @@ class _ViewKind:
         if isinstance(shape, str):
             shape = (shape,)
         shape = tuple(shape)
+        from .types import parse_extent
         for s in shape:
-            if not (isinstance(s, str) and s.isidentifier()) and not (isinstance(s, int) and s >= 0):
-                raise TypeError(f"intent.{self.access}: an extent is a symbol name or a non-negative int, got {s!r}")
+            if isinstance(s, str) and not s.isidentifier():
+                try:
+                    parse_extent(s)
+                except ValueError:
+                    raise TypeError(f"intent.{self.access}: {s!r} is not an extent (symbols, ints, + - *, "
+                                    f"floordiv(a, b))") from None
+            elif not isinstance(s, str) and not (isinstance(s, int) and not isinstance(s, bool) and s >= 0):
+                raise TypeError(f"intent.{self.access}: an extent is a symbol, an extent expression or a "
+                                f"non-negative int, got {s!r}")
         return ViewAnnotation(self.access, item[0], shape)
 
 

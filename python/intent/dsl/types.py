@@ -288,3 +288,68 @@ def with_dtype(t, d: DType):
 def value_type(d: DType, shape: Shape):
     """The type of a block of `shape`: a scalar for rank 0 reached through a relation."""
     return ScalarT(d) if not shape else TensorT(d, tuple(shape))
+
+
+def parse_extent(text: str) -> Extent:
+    """An extent written in an annotation: integers, symbols, + - *, floordiv(a, b), parentheses
+    (the grammar of kir's extents, docs/kir-text.md)."""
+    import re as _re
+    toks = _re.findall(r"\d+|[A-Za-z_][A-Za-z0-9_]*|[-+*(),]", text)
+    if "".join(toks) != _re.sub(r"\s+", "", text):
+        raise ValueError(f"not an extent: {text!r}")
+    pos = 0
+
+    def peek():
+        return toks[pos] if pos < len(toks) else None
+
+    def take(t=None):
+        nonlocal pos
+        tok = peek()
+        if tok is None or (t is not None and tok != t):
+            raise ValueError(f"not an extent: {text!r}")
+        pos += 1
+        return tok
+
+    def atom():
+        tok = peek()
+        if tok == "(":
+            take("(")
+            e = expr()
+            take(")")
+            return e
+        if tok == "-":
+            take()
+            return -atom()
+        if tok == "floordiv":
+            take()
+            take("(")
+            a = expr()
+            take(",")
+            b = expr()
+            take(")")
+            return Extent.floordiv(a, b)
+        tok = take()
+        if tok.isdigit():
+            return Extent.const(int(tok))
+        if tok[0].isalpha() or tok[0] == "_":
+            return Extent.symbol(tok)
+        raise ValueError(f"not an extent: {text!r}")
+
+    def term():
+        e = atom()
+        while peek() == "*":
+            take()
+            e = e * atom()
+        return e
+
+    def expr():
+        e = term()
+        while peek() in ("+", "-"):
+            op = take()
+            e = e + term() if op == "+" else e - term()
+        return e
+
+    e = expr()
+    if pos != len(toks):
+        raise ValueError(f"not an extent: {text!r}")
+    return e
