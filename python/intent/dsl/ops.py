@@ -177,6 +177,9 @@ class OpLowering:
         rt = [v for v in vals if is_runtime(v)]
         if like is None and rt:
             like = T.element(rt[0].type)
+        if like is None:
+            raise self.error(node, f"the Python constants {', '.join(repr(v) for v in vals)} have no dtype here: give "
+                                   f"one of them a dtype, e.g. intent.cast({vals[-1]!r}, intent.i32)", "L4.14")
         if same_dtype:
             for v in rt:
                 if T.element(v.type) is None:
