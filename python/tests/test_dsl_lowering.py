@@ -569,16 +569,16 @@ def test_L4_11_tuples_destructure_and_L4_12_records_select_fields():
 
 
 @I.kernel
-def not_yet(x: I.In[I.f32, ("N",)]):
-    I.quantize(x[I.domain(0, N)])  # noqa: F821  <- hist
+def uses_lambda(x: I.In[I.f32, ("N",)]):
+    f = lambda v: v  # noqa: E731  <- lambda
 
 
-def test_constructs_not_lowered_yet_fail_loudly():
-    """Constructs the frontend does not lower yet are located 'not implemented' errors."""
+def test_python_constructs_without_a_lowering_fail_loudly():
+    """A Python construct the frontend has no lowering for is a located 'not implemented' error."""
     with pytest.raises(IntentError) as ei:
-        not_yet.kir
-    assert "not implemented: intent.quantize" in ei.value.message
-    assert ei.value.line == line_of(not_yet, "<- hist")
+        uses_lambda.kir
+    assert "not implemented: the Python expression `Lambda`" in ei.value.message
+    assert ei.value.line == line_of(uses_lambda, "<- lambda")
 
 
 def test_kir_errors_point_at_the_python_line():
@@ -759,3 +759,19 @@ def test_L9_2_summarize_may_not_observe_the_slice_extent():
     with pytest.raises(I.KirError) as ei:
         observes_slice.kir
     assert "L9." in str(ei.value) and f"test_dsl_lowering.py:{line_of(peeks, '<- peek')}:" in str(ei.value)
+
+
+@I.kernel
+def ragged_rows(x: I.In[I.f32, ("R",)], offsets: I.In[I.i32, ("G1",)], mapping: I.In[I.i32, ("R",)],
+                y: I.Out[I.f32, ("G1",)], z: I.Out[I.i32, ("G1",)]):
+    src = I.domain(0, R)  # noqa: F821
+    for g in I.domain(0, G1 - 1):  # noqa: F821
+        members = I.members(src, offsets, g)
+        y[g] = I.reduce.sum(x[members], axis=0)
+        z[g] = I.reduce.sum(I.ragged(src, offsets, g, mapping=mapping), axis=0)
+
+
+def test_L14_1_ragged_groups_are_offset_subregions():
+    """[L14.1] members/ragged are surface helpers over a subregion (and an optional mapping)."""
+    has(body(ragged_rows), "%members = subregion(%d, %offsets_v_idx, %offsets_v_1_idx) : "
+        "subregion<%offsets_v_1_idx - %offsets_v_idx>", "view.load(%mapping, %rel_4) : i32[-%offsets_v_2_idx + %offsets_v_3_idx]")

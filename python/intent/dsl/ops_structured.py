@@ -839,9 +839,35 @@ def op_quantized_dot(o, node, lhs, rhs, *, lhs_format, rhs_format, acc_dtype):
                    hint="qdot")
 
 
+# ---- ragged relations (surface helpers over subregions, L14.1) ------------------------------------------
+
+def op_members(o, node, source, offsets, group):
+    """source[offsets[group]:offsets[group + 1]]: the members of one ragged group."""
+    if not (is_runtime(source) and isinstance(source.type, T.DomainT)):
+        raise o.error(node, f"members takes a domain or subregion as its source, got {describe(source)}", "L14.1")
+    if not (is_runtime(offsets) and isinstance(offsets.type, (T.ViewT, T.TensorT, T.BufferT))
+            and offsets.type.rank == 1 and offsets.type.dtype.is_int):
+        raise o.error(node, f"offsets is a rank-1 integer view or tensor, got {describe(offsets)}", "L14.1")
+    g = o.index(group, node)
+    one = o.const(1, INDEX, node)
+    g1 = o.emit1("add", [g, one], T.ScalarT(INDEX), hint="next")
+    lo = o.index(o.subscript(offsets, [g], node), node)
+    hi = o.index(o.subscript(offsets, [g1], node), node)
+    return o.emit1("subregion", [source, lo, hi], T.DomainT(o.extent(hi) - o.extent(lo), True), hint="members")
+
+
+def op_ragged(o, node, source, offsets, group, mapping=None):
+    """The logical members of a ragged group: mapping[members] when a mapping is given, else the
+    members' source coordinates."""
+    m = op_members(o, node, source, offsets, group)
+    if mapping is None:
+        return o.indices(m, node)
+    return o.subscript(mapping, [m], node)
+
+
 # ---- not lowered yet: loud, located errors ---------------------------------------------------------
 
-for _name in ("ragged", "members"):
+for _name in ():
     def _missing(o, node, *a, _n=_name, **k):
         raise o.error(node, not_implemented("intent." + _n.replace("atomic_", "atomic.").replace("random_", "random.")))
     globals()["op_" + _name] = _missing
