@@ -775,3 +775,110 @@ def test_L14_1_ragged_groups_are_offset_subregions():
     """[L14.1] members/ragged are surface helpers over a subregion (and an optional mapping)."""
     has(body(ragged_rows), "%members = subregion(%d, %offsets_v_idx, %offsets_v_1_idx) : "
         "subregion<%offsets_v_1_idx - %offsets_v_idx>", "view.load(%mapping, %rel_4) : i32[-%offsets_v_2_idx + %offsets_v_3_idx]")
+
+
+# ---- more shapes and contracts ----------------------------------------------------------------------------
+
+@I.kernel
+def shape_ops(x: I.In[I.f32, ("M", "N")], y: I.Out[I.f32, ("N", "M", 2)], z: I.Out[I.f32, ("M", "N")]):
+    rows, cols = I.domain(0, M), I.domain(0, N)  # noqa: F821
+    v = x[rows, cols]
+    t = I.transpose(v, (1, 0))
+    y[cols, rows, I.domain(0, 2)] = I.join(t, t * 2.0)
+    z[rows, cols] = I.reshape(I.reshape(v, (M * N,)), (M, N))  # noqa: F821
+
+
+def test_L4_6_reshape_and_L4_10_join():
+    """[L4.6] [L4.7] [L4.10] reshape keeps the element count; join adds a trailing axis of 2."""
+    has(body(shape_ops), "transpose(%x_v) {perm = [1, 0]} : f32[N, M]", "join(%x_v_t, %t) : f32[N, M, 2]",
+        "reshape(%x_v) : f32[M*N]", "reshape(%x_v_r) : f32[M, N]")
+
+
+@I.kernel
+def bad_perm(x: I.In[I.f32, ("M", "N")]):
+    I.transpose(x[I.domain(0, M), I.domain(0, N)], (0, 0))  # noqa: F821  <- perm
+
+
+def test_L4_7_a_permutation_names_every_axis_once():
+    """[L4.7]"""
+    rejects(bad_perm, "L4.7", line_of(bad_perm, "<- perm"), "not a permutation")
+
+
+@I.kernel
+def argmax(x: I.In[I.f32, ("M", "N")], v: I.Out[I.f32, ("M",)], i: I.Out[I.index, ("M",)]):
+    rows, cols = I.domain(0, M), I.domain(0, N)  # noqa: F821
+    val, idx = I.arg_reduce.max(x[rows, cols], axis=-1)
+    v[rows] = val
+    i[rows] = idx
+
+
+def test_L7_7_arg_reduce_max_returns_values_and_index_positions():
+    """[L7.7] the normalizer's reduce over (value, position) pairs; indices are index."""
+    lines = body(argmax)
+    has(lines, ": tuple<f32[M], index[M]>", "tuple.get(")
+
+
+@I.kernel
+def outer_dot(a: I.In[I.f32, ("M",)], b: I.In[I.f32, ("N",)], c: I.Out[I.f32, ("M", "N")], d: I.Out[I.f32, ("M",)]):
+    m, n = I.domain(0, M), I.domain(0, N)  # noqa: F821
+    c[m, n] = I.outer(a[m], b[n])
+    d[0] = I.dot(a[m], a[m], acc_dtype=I.f32)[()]
+
+
+def test_L10_3_outer_is_a_broadcast_multiply_and_L10_1_dot():
+    """[L10.3] [L10.1] outer is no contract; dot is a rank-0 contract."""
+    lines = body(outer_dot)
+    has(lines, "mul(", "contract(%a_v_1, %a_v_2) {batch = [], reduce = [[0, 0]]} : f32[]")
+    assert sum("contract(" in ln for ln in lines) == 1
+
+
+@I.kernel
+def scaled_mm(lhs: I.In[I.u8, ("M", "G", 16)], ls: I.In[I.e8m0, ("M", "G")], rhs: I.In[I.u8, ("G", 32, "N")],
+           rs: I.In[I.e8m0, ("N", "G")], y: I.Out[I.f32, ("M", "N")]):
+    m, g, n = I.domain(0, M), I.domain(0, G), I.domain(0, N)  # noqa: F821
+    y[m, n] = I.scaled_matmul(lhs[m, g, I.domain(0, 16)], ls[m, g], rhs[g, I.domain(0, 32), n], rs[n, g],
+                              lhs_format=I.e2m1, rhs_format=I.e4m3, group_size=32, acc_dtype=I.f32)
+
+
+def test_L11_1_scaled_matmul_normalizes_to_the_closed_scaled_contract():
+    """[L11.1]"""
+    has(body(scaled_mm), "scaled_contract(%lhs_v, %ls_v, %rhs_v, %rs_v) {batch = [], lhs_format = e2m1, "
+        "lhs_group_size = 32, reduce = [[1, 0], [2, 1]], rhs_format = e4m3, rhs_group_size = 32} : f32[M, N]")
+
+
+@I.kernel
+def sparse(c: I.In[I.f16, ("M", 32)], meta: I.In[I.u8, ("M", 32)], rhs: I.In[I.f16, (64, "N")],
+           y: I.Out[I.f32, ("M", "N")]):
+    m, k, n = I.domain(0, M), I.domain(0, 32), I.domain(0, N)  # noqa: F821
+    y[m, n] = I.sparse_matmul(c[m, k], meta[m, k], rhs[I.domain(0, 64), n], format=I.sparse.two_of_four,
+                              acc_dtype=I.f32)
+
+
+def test_L12_1_sparse_matmul_with_the_two_of_four_schema():
+    """[L12.1]"""
+    has(body(sparse), "sparse_contract(%c_v, %meta_v, %rhs_v) {batch = [], format = two_of_four, "
+        "reduce = [[1, 0]]} : f32[M, N]")
+
+
+@I.kernel
+def q8(x: I.In[I.f32, ("N", 256)], d: I.Out[I.f32, ("N", 1)]):
+    rows, k = I.domain(0, N), I.domain(0, 256)  # noqa: F821
+    d[rows, I.domain(0, 1)] = I.quantize(x[rows, k], format=I.quant.q8_k).d
+
+
+def test_L11_3_quantize_produces_the_q8_k_record():
+    """[L11.3]"""
+    has(body(q8), "quantize(%x_v) {format = q8_k} : record<d: f32[N, 1], qs: i8[N, 256], bsums: i16[N, 16]>",
+        "record.get(%q) {field = d} : f32[N, 1]")
+
+
+@I.kernel
+def tuple_param(x: tuple):
+    pass
+
+
+def test_L4_13_tuples_are_never_kernel_parameters():
+    """[L4.13]"""
+    with pytest.raises(IntentError) as ei:
+        tuple_param.kir
+    assert ei.value.rule == "L4.13"
