@@ -111,6 +111,9 @@ const std::string& Rewriter::helper(const std::string& name, const std::vector<T
                                     const HelperBody& build) {
   if (Function* f = module_.find_function(name)) return f->name;
   Builder b(module_);
+  // The helper and its ops point at the surface op that first needed it: a trace line or a
+  // run-time error inside a generated combine names the author's line, never <unknown>.
+  if (op_) b.set_location(op_->loc);
   Function& f = b.helper(name, results);
   std::vector<Value*> ps;
   for (size_t i = 0; i < params.size(); ++i) ps.push_back(b.param(params[i], param_names.at(i)));

@@ -356,3 +356,32 @@ TEST_CASE("the verifier names a surface form, its rule and its place, and points
     CHECK(e.message.find("kir normalize") == std::string::npos);
   }
 }
+
+TEST_CASE("generated combine helpers carry the location of the surface op that needed them", "[normalize][L19.1]") {
+  const std::string src = R"(kernel @k(%x: In<f32[M, N]>, %y: Out<f32[M]>) {
+  %c0 = const() {value = 0} : index loc("author.py":3:5)
+  %m = dim(%x) {axis = 0} : index loc("author.py":3:5)
+  %n = dim(%x) {axis = 1} : index loc("author.py":3:5)
+  %dm = domain(%c0, %m) : domain<M> loc("author.py":3:5)
+  %dn = domain(%c0, %n) : domain<N> loc("author.py":3:5)
+  %im = indices(%dm) : index[M] loc("author.py":4:9)
+  %in = indices(%dn) : index[N] loc("author.py":4:9)
+  %a = broadcast(%im) {dims = [0]} : index[M, N] loc("author.py":4:9)
+  %b = broadcast(%in) {dims = [1]} : index[M, N] loc("author.py":4:9)
+  %rel = relation(%a, %b) : relation<2 -> [M, N]> loc("author.py":4:9)
+  %v = view.load(%x, %rel) : f32[M, N] loc("author.py":4:9)
+  %s = reduce.sum(%v) {axis = 1} : f32[M] loc("author.py":7:12)
+  %orel = relation(%im) : relation<1 -> [M]> loc("author.py":8:5)
+  view.store(%y, %orel, %s) loc("author.py":8:5)
+}
+)";
+  Diagnostics d;
+  auto m = parse_module(src, "t.kir", d);
+  REQUIRE(m);
+  REQUIRE(normalize_module(*m, d));
+  const Function* f = m->find_function("__kir_sum_f32_r1");
+  REQUIRE(f != nullptr);
+  CHECK(f->loc.str() == "author.py:7:12");
+  for (const auto& op : f->body.ops) CHECK(op->loc.str() == "author.py:7:12");
+  CHECK(print_module(*m).find("return(%r) loc(\"author.py\":7:12)") != std::string::npos);
+}
