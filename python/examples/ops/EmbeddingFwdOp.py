@@ -7,10 +7,10 @@ import intent as I
 
 @I.fn
 def shard_rows(ids, vocab_start, rows):
-    """The shard row of every id (0 where the id is outside the shard's `rows`) and whether the id
-    is inside."""
+    """The shard row of every id (0 where the id is outside the shard's `rows` rows) and whether the
+    id is inside."""
     local = I.cast(ids, I.i64) - vocab_start
-    inside = (local >= 0) & (local < I.cast(rows, I.i64))
+    inside = (local >= 0) & (local < rows)
     return I.select(inside, local, 0), inside
 
 
@@ -25,7 +25,7 @@ def masked(rows, inside):
 def EmbeddingFwdOp__f32(input: I.In[I.i32, ("B", "S")], weight: I.In[I.f32, ("V", "H")],
                         output: I.Out[I.f32, ("B", "S", "H")], vocab_start: I.i64, vocab_size: I.i64):
     bs, ss, hs = I.domain(0, B), I.domain(0, S), I.domain(0, H)  # noqa: F821
-    row, inside = shard_rows(input[bs, ss], vocab_start, V)  # noqa: F821
+    row, inside = shard_rows(input[bs, ss], vocab_start, I.cast(V, I.i64))  # noqa: F821
     # a data-dependent read: rows outside the shard read row 0 and are masked to 0
     output[bs, ss, hs] = masked(weight[row, hs], inside)
 
@@ -34,7 +34,7 @@ def EmbeddingFwdOp__f32(input: I.In[I.i32, ("B", "S")], weight: I.In[I.f32, ("V"
 def EmbeddingFwdOp__bf16(input: I.In[I.i32, ("B", "S")], weight: I.In[I.bf16, ("V", "H")],
                          output: I.Out[I.bf16, ("B", "S", "H")], vocab_start: I.i64, vocab_size: I.i64):
     bs, ss, hs = I.domain(0, B), I.domain(0, S), I.domain(0, H)  # noqa: F821
-    row, inside = shard_rows(input[bs, ss], vocab_start, V)  # noqa: F821
+    row, inside = shard_rows(input[bs, ss], vocab_start, I.cast(V, I.i64))  # noqa: F821
     output[bs, ss, hs] = masked(weight[row, hs], inside)
 
 
@@ -42,5 +42,5 @@ def EmbeddingFwdOp__bf16(input: I.In[I.i32, ("B", "S")], weight: I.In[I.bf16, ("
 def EmbeddingFwdOp__f16(input: I.In[I.i32, ("B", "S")], weight: I.In[I.f16, ("V", "H")],
                         output: I.Out[I.f16, ("B", "S", "H")], vocab_start: I.i64, vocab_size: I.i64):
     bs, ss, hs = I.domain(0, B), I.domain(0, S), I.domain(0, H)  # noqa: F821
-    row, inside = shard_rows(input[bs, ss], vocab_start, V)  # noqa: F821
+    row, inside = shard_rows(input[bs, ss], vocab_start, I.cast(V, I.i64))  # noqa: F821
     output[bs, ss, hs] = masked(weight[row, hs], inside)

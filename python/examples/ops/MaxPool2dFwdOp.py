@@ -7,11 +7,11 @@ import intent as I
 
 @I.fn
 def window(out_pos, extent, size, stride, pad, dilation):
-    """Source coordinates out_pos*stride - pad + u*dilation of the window offsets u < size along one
-    axis, as [P, size] (0 where outside [0, extent)), and whether each is inside."""
+    """Source coordinates out_pos*stride - pad + u*dilation (i64) of the window offsets u < size along
+    one axis, as [P, size] (0 where outside [0, extent)), and whether each is inside."""
     (p,) = out_pos.shape
-    first = I.reshape(out_pos * stride - pad, (p, 1))
-    src = first + I.reshape(I.indices(I.domain(0, size)) * dilation, (1, size))
+    first = I.reshape(I.cast(out_pos, I.i64) * stride - pad, (p, 1))
+    src = first + I.reshape(I.cast(I.indices(I.domain(0, size)), I.i64) * dilation, (1, size))
     inside = (src >= 0) & (src < extent)
     return I.select(inside, src, 0), inside
 
@@ -30,8 +30,8 @@ def window_max(vals, row_ok, col_ok):
 def MaxPool2dFwdOp__f16(input: I.In[I.f16, ("N", "C", "H", "W")], output: I.Out[I.f16, ("N", "C", "HO", "WO")],
                         ceil_mode: I.Constexpr[bool] = False):
     n, c, ho, wo = I.domain(0, N), I.domain(0, C), I.domain(0, HO), I.domain(0, WO)  # noqa: F821
-    rows, row_ok = window(I.indices(ho), H, size=3, stride=2, pad=1, dilation=1)  # noqa: F821
-    cols, col_ok = window(I.indices(wo), W, size=3, stride=2, pad=1, dilation=1)  # noqa: F821
+    rows, row_ok = window(I.indices(ho), I.cast(H, I.i64), size=3, stride=2, pad=1, dilation=1)  # noqa: F821
+    cols, col_ok = window(I.indices(wo), I.cast(W, I.i64), size=3, stride=2, pad=1, dilation=1)  # noqa: F821
     output[n, c, ho, wo] = I.cast(window_max(input[n, c, rows, cols], row_ok, col_ok), I.f16)
 
 
@@ -39,8 +39,8 @@ def MaxPool2dFwdOp__f16(input: I.In[I.f16, ("N", "C", "H", "W")], output: I.Out[
 def MaxPool2dFwdOp__f32(input: I.In[I.f32, ("N", "C", "H", "W")], output: I.Out[I.f32, ("N", "C", "HO", "WO")],
                         ceil_mode: I.Constexpr[bool] = False):
     n, c, ho, wo = I.domain(0, N), I.domain(0, C), I.domain(0, HO), I.domain(0, WO)  # noqa: F821
-    rows, row_ok = window(I.indices(ho), H, size=3, stride=2, pad=1, dilation=1)  # noqa: F821
-    cols, col_ok = window(I.indices(wo), W, size=3, stride=2, pad=1, dilation=1)  # noqa: F821
+    rows, row_ok = window(I.indices(ho), I.cast(H, I.i64), size=3, stride=2, pad=1, dilation=1)  # noqa: F821
+    cols, col_ok = window(I.indices(wo), I.cast(W, I.i64), size=3, stride=2, pad=1, dilation=1)  # noqa: F821
     output[n, c, ho, wo] = window_max(input[n, c, rows, cols], row_ok, col_ok)
 
 
@@ -48,6 +48,6 @@ def MaxPool2dFwdOp__f32(input: I.In[I.f32, ("N", "C", "H", "W")], output: I.Out[
 def MaxPool2dFwdOp__bf16(input: I.In[I.bf16, ("N", "C", "H", "W")],
                          output: I.Out[I.bf16, ("N", "C", "HO", "WO")], ceil_mode: I.Constexpr[bool] = False):
     n, c, ho, wo = I.domain(0, N), I.domain(0, C), I.domain(0, HO), I.domain(0, WO)  # noqa: F821
-    rows, row_ok = window(I.indices(ho), H, size=3, stride=3, pad=0, dilation=1)  # noqa: F821
-    cols, col_ok = window(I.indices(wo), W, size=2, stride=2, pad=0, dilation=1)  # noqa: F821
+    rows, row_ok = window(I.indices(ho), I.cast(H, I.i64), size=3, stride=3, pad=0, dilation=1)  # noqa: F821
+    cols, col_ok = window(I.indices(wo), I.cast(W, I.i64), size=2, stride=2, pad=0, dilation=1)  # noqa: F821
     output[n, c, ho, wo] = I.cast(window_max(input[n, c, rows, cols], row_ok, col_ok), I.bf16)
