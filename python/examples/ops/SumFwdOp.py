@@ -12,18 +12,11 @@ def SumFwdOp__f32__axes(input: I.In[I.f32, ("A", "B", "C")], output: I.Out[I.f32
     output[one, db, one] = I.reshape(s, (1, B, 1))  # noqa: F821
 
 
-@I.fn
-def add(a, b):
-    return a + b
-
-
 @I.kernel
 def SumFwdOp__bf16(input: I.In[I.bf16, ("M", "N")], output: I.Out[I.bf16, ()], keepdim: I.Constexpr[bool] = False):
     rows, cols = I.domain(0, M), I.domain(0, N)  # noqa: F821
-    # A full reduction's accumulator is a scalar f32: written as the generic reduce with a scalar
-    # identity (I.reduce.sum over every axis is lowered with an f32[] result, which kir rejects).
-    total = I.reduce(I.cast(input[rows, cols], I.f32), axis=(0, 1), identity=I.cast(0.0, I.f32), combine=add)
-    output[()] = I.cast(total, I.bf16)
+    # bf16 sums accumulate in f32 (the default widening); a full reduction is a scalar
+    output[()] = I.cast(I.reduce.sum(input[rows, cols], axis=(0, 1)), I.bf16)
 
 
 @I.kernel
