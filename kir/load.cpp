@@ -6,10 +6,10 @@
 #include "kir/verify/verifier.h"
 
 namespace kir {
+namespace {
 
-std::unique_ptr<Module> load_canonical(const std::string& path, Diagnostics& diags, std::string& source,
-                                       bool* normalized, size_t* ops) {
-  auto m = parse_file(path, diags, &source);
+// Normalize (when any surface form is present) and verify a parsed module.
+std::unique_ptr<Module> canonicalize(std::unique_ptr<Module> m, Diagnostics& diags, bool* normalized, size_t* ops) {
   if (!m) return nullptr;
   size_t n = 0;
   for (const auto& f : m->functions) walk(static_cast<const Region&>(f->body), [&](const Operation&) { ++n; });
@@ -22,6 +22,18 @@ std::unique_ptr<Module> load_canonical(const std::string& path, Diagnostics& dia
   if (surface && !normalize_module(*m, diags)) return nullptr;
   if (!verify_module(*m, diags)) return nullptr;
   return m;
+}
+
+}  // namespace
+
+std::unique_ptr<Module> load_canonical(const std::string& path, Diagnostics& diags, std::string& source,
+                                       bool* normalized, size_t* ops) {
+  return canonicalize(parse_file(path, diags, &source), diags, normalized, ops);
+}
+
+std::unique_ptr<Module> load_canonical_text(std::string_view text, const std::string& file, Diagnostics& diags,
+                                            bool* normalized, size_t* ops) {
+  return canonicalize(parse_module(text, file, diags), diags, normalized, ops);
 }
 
 }  // namespace kir

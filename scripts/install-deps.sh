@@ -8,6 +8,7 @@ PKGS=(
   libmpfr-dev libgmp-dev libboost-dev
   libyaml-cpp-dev librapidcheck-dev catch2 libcli11-dev libfmt-dev nlohmann-json3-dev
   libbenchmark-dev
+  pybind11-dev python3-dev python3-numpy python3-pytest
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -1,0 +1,277 @@
+// intent._kir.run: `kir run` as a function (tools/cmd_run.cpp) — the interpreter with its
+// policies, trace, break-on and limits, or the CPU backend checked bit for bit against the
+// interpreter. The GIL is released while the kernel runs or compiles.
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <sstream>
+
+#include "args.h"
+#include "backends/cpu/provider/winner_cache.h"
+#include "bind_ir.h"
+#include "interp/interpreter.h"
+#include "oracle/backend_run.h"
+#include "oracle/differential.h"
+
+namespace kir::py_kir {
+
+namespace {
+
+// The result of run(): every Out/InOut view as a NumPy array, and what the run printed.
+struct RunResult {
+  py::dict outputs;    // name -> NumPy array (carrier dtypes: bf16 as uint16, e4m3 as uint8, ...)
+  py::dict dtypes;     // name -> kir dtype of each output
+  py::dict undefined;  // name -> elements never written
+  py::dict dims;       // extent symbol -> N
+  py::list trace;      // --trace lines
+  py::list dump;       // --dump lines
+  py::list notes;      // defaulted extents
+  std::string backend = "interp";
+  std::string check;       // cpu with check: "N elements bit-identical"
+  std::string config_row;  // cpu: the config row the kernel was built from
+  bool compiled = false;   // cpu: the artifact was compiled now (not loaded from the cache)
+  uint64_t steps = 0;      // interp: steps executed
+};
+
+py::list lines_of(const std::string& s) {
+  py::list out;
+  std::istringstream in(s);
+  for (std::string line; std::getline(in, line);) out.append(line);
+  return out;
+}
+
+// One --policy string into `opts` (the parser of tools/cmd_run.cpp, kept identical; a usage
+// error otherwise).
+void apply_policy(const std::string& p, interp::Options& opts) {
+  const std::string usage =
+      "policy takes parallel=canonical|reverse|shuffle:SEED, atomics=sequential|interleaved:SEED, "
+      "region=whole|element|random:SEED, accumulation=canonical|sequential or lanes=L[:C] (C a multiple of L), "
+      "got '" + p + "'";
+  auto seed_of = [](const std::string& v, uint64_t& out) {
+    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) return false;
+    try {
+      out = std::stoull(v);
+    } catch (...) {
+      return false;
+    }
+    return true;
+  };
+  if (p == "region=whole" || p == "region=element") {
+    opts.segmentation = p == "region=whole" ? interp::Segmentation::Whole : interp::Segmentation::PerElement;
+    return;
+  }
+  if (p.rfind("region=random:", 0) == 0) {
+    if (!seed_of(p.substr(14), opts.segmentation_seed)) throw KirFailure(usage);
+    opts.segmentation = interp::Segmentation::Random;
+    return;
+  }
+  if (p.rfind("lanes=", 0) == 0) {
+    const std::string v = p.substr(6);
+    const auto colon = v.find(':');
+    uint64_t l = 0, c = 0;
+    if (!seed_of(v.substr(0, colon), l) || (colon != std::string::npos && !seed_of(v.substr(colon + 1), c)) || l == 0 ||
+        l > (uint64_t{1} << 20) || c > (uint64_t{1} << 62) || c % l != 0)
+      throw KirFailure(usage);
+    opts.reduce_lanes = {static_cast<int64_t>(l), static_cast<int64_t>(c)};
+    return;
+  }
+  if (p == "accumulation=canonical" || p == "accumulation=sequential") {
+    opts.accumulation =
+        p == "accumulation=canonical" ? interp::AccumulationOrder::Canonical : interp::AccumulationOrder::Sequential;
+    return;
+  }
+  if (p == "atomics=sequential") {
+    opts.atomic_schedule = interp::AtomicSchedule::Sequential;
+    return;
+  }
+  if (p.rfind("atomics=interleaved:", 0) == 0) {
+    if (!seed_of(p.substr(20), opts.atomic_seed)) throw KirFailure(usage);
+    opts.atomic_schedule = interp::AtomicSchedule::Interleaved;
+    return;
+  }
+  if (p.rfind("parallel=", 0) != 0) throw KirFailure(usage);
+  const std::string v = p.substr(9);
+  if (v == "canonical") opts.parallel_order = interp::ParallelOrder::Canonical;
+  else if (v == "reverse") opts.parallel_order = interp::ParallelOrder::Reverse;
+  else if (v.rfind("shuffle:", 0) == 0 && seed_of(v.substr(8), opts.policy_seed))
+    opts.parallel_order = interp::ParallelOrder::Shuffle;
+  else throw KirFailure(usage);
+}
+
+bool defines_value(const Module& m, const std::string& n) {
+  bool found = false;
+  for (const auto& f : m.functions)
+    walk(static_cast<const Region&>(f->body), [&](const Operation& op) {
+      for (const auto& r : op.results) found = found || r->name == n;
+    });
+  return found;
+}
+
+RunResult run_interp(const PyModule& pm, const Function& k, BoundArgs& b, const std::vector<std::string>& policy, bool trace,
+                     const std::vector<std::string>& break_on, std::optional<uint64_t> max_steps,
+                     std::optional<double> time_limit, std::optional<int> max_depth, const std::vector<std::string>& dump) {
+  interp::Options opts;
+  std::ostringstream trace_out, dump_out;
+  if (trace) opts.trace = &trace_out;
+  for (const auto& x : break_on) {
+    if (x == "nan") opts.break_on_nan = true;
+    else if (x == "inf") opts.break_on_inf = true;
+    else throw KirFailure("break_on takes \"nan\" and/or \"inf\", got '" + x + "'");
+  }
+  for (const auto& p : policy) apply_policy(p, opts);
+  for (std::string d : dump) {
+    if (!d.empty() && d[0] == '%') d = d.substr(1);
+    if (!defines_value(*pm.module, d)) throw KirFailure("dump: no op of " + pm.file + " defines a value %" + d);
+    opts.dump.push_back(d);
+  }
+  opts.dump_out = &dump_out;
+  if (max_steps) {
+    if (*max_steps == 0) throw KirFailure("max_steps must be positive");
+    opts.max_steps = *max_steps;
+  }
+  if (time_limit) {
+    if (!(*time_limit > 0)) throw KirFailure("time_limit must be positive (seconds)");
+    opts.time_limit = *time_limit;
+  }
+  if (max_depth) {
+    if (*max_depth <= 0) throw KirFailure("max_depth must be positive");
+    opts.max_depth = *max_depth;
+  }
+  RunResult r;
+  {
+    py::gil_scoped_release release;
+    interp::Interpreter it(*pm.module, opts);
+    it.run_kernel(k.name, b.args);
+    r.steps = it.steps();
+  }
+  r.trace = lines_of(trace_out.str());
+  r.dump = lines_of(dump_out.str());
+  r.outputs = outputs_of(k, b.args, &r.undefined, &r.dtypes);
+  return r;
+}
+
+// --backend cpu (run_backend in tools/cmd_run.cpp).
+RunResult run_cpu(const PyModule& pm, const Function& k, BoundArgs& b, bool check) {
+  cpu::CompileOptions opt;
+  opt.winners = &cpu::default_winner_cache();  // as `kir run` without --no-winner
+  RunResult r;
+  r.backend = "cpu";
+  if (!check) {
+    oracle::BackendRunResult br;
+    {
+      py::gil_scoped_release release;
+      br = oracle::run_on_backend(*pm.module, k.name, b.args, opt);
+    }
+    r.compiled = br.compiled;
+    r.outputs = outputs_of(k, b.args, &r.undefined, &r.dtypes);
+    return r;
+  }
+  std::map<std::string, interp::KernelArg> out;
+  oracle::Differential d;
+  {
+    py::gil_scoped_release release;
+    d = oracle::run_differential(*pm.module, k.name, b.args, &out, opt);
+  }
+  if (!d.backend_error.empty()) {
+    std::string text = d.backend_error;
+    if (d.interp_error.empty()) text += "\nkir run: the interpreter ran these inputs without error";
+    throw KirFailure(text, diags_in_text(d.backend_error));
+  }
+  if (!d.interp_error.empty())
+    throw KirFailure("kir run: the native run finished, but the interpreter reports an error the backend did not:\n" +
+                         d.interp_error,
+                     diags_in_text(d.interp_error));
+  if (!d.ok()) throw KirFailure("kir run: the CPU backend disagrees with the interpreter:\n" + d.str());
+  r.check = d.str();
+  while (!r.check.empty() && r.check.back() == '\n') r.check.pop_back();
+  r.config_row = d.config_row;
+  r.compiled = d.compiled;
+  r.outputs = outputs_of(k, out, &r.undefined, &r.dtypes);
+  return r;
+}
+
+RunResult run(const PyModule& pm, const std::optional<std::string>& kernel, py::object args, const std::string& backend,
+              py::object dims, const std::optional<std::vector<std::string>>& policy, bool trace,
+              const std::optional<std::vector<std::string>>& break_on, std::optional<uint64_t> max_steps, bool check,
+              uint64_t seed, std::optional<double> time_limit, std::optional<int> max_depth,
+              const std::optional<std::vector<std::string>>& dump) {
+  const Function& k = pm.choose(kernel.value_or(""));
+  if (backend != "interp" && backend != "cpu") throw KirFailure("backend takes \"interp\" or \"cpu\", got '" + backend + "'");
+  BoundArgs b = bind_args(pm, k, args, dims, seed);
+  RunResult r;
+  if (backend == "cpu") {
+    if (trace || (break_on && !break_on->empty()) || (policy && !policy->empty()) || max_steps || time_limit || max_depth ||
+        (dump && !dump->empty()))
+      throw KirFailure("trace, break_on, policy, max_steps, time_limit, max_depth and dump apply to the interpreter, "
+                       "not to backend=\"cpu\"");
+    r = run_cpu(pm, k, b, check);
+  } else {
+    r = run_interp(pm, k, b, policy.value_or(std::vector<std::string>{}), trace,
+                   break_on.value_or(std::vector<std::string>{}), max_steps, time_limit, max_depth,
+                   dump.value_or(std::vector<std::string>{}));
+  }
+  for (const auto& n : b.notes) r.notes.append(n);
+  r.dims = dims_of(k, b.args);
+  return r;
+}
+
+}  // namespace
+
+void bind_run(py::module_& m) {
+  py::class_<RunResult>(m, "RunResult", R"doc(
+What run() returns.
+
+outputs: dict name -> NumPy array for every Out/InOut view (small formats as their carriers:
+bf16 uint16, e4m3/e5m2/e2m1/e8m0 uint8; intent.run wraps those in intent Array);
+dtypes: name -> kir dtype; undefined: name -> elements the kernel never wrote; dims: the extents;
+trace / dump: printed lines; notes: defaulted extents; backend; steps (interp); check,
+config_row, compiled (cpu).
+)doc")
+      .def_readonly("outputs", &RunResult::outputs)
+      .def_readonly("dtypes", &RunResult::dtypes)
+      .def_readonly("undefined", &RunResult::undefined)
+      .def_readonly("dims", &RunResult::dims)
+      .def_readonly("trace", &RunResult::trace)
+      .def_readonly("dump", &RunResult::dump)
+      .def_readonly("notes", &RunResult::notes)
+      .def_readonly("backend", &RunResult::backend)
+      .def_readonly("check", &RunResult::check)
+      .def_readonly("config_row", &RunResult::config_row)
+      .def_readonly("compiled", &RunResult::compiled)
+      .def_readonly("steps", &RunResult::steps)
+      .def("__repr__", [](const RunResult& r) {
+        std::string names;
+        for (auto [k, v] : r.outputs) names += (names.empty() ? "" : ", ") + py::str(k).cast<std::string>();
+        return "<RunResult backend=" + r.backend + " outputs=[" + names + "]>";
+      });
+
+  m.def(
+      "run",
+      [](std::shared_ptr<PyModule> pm, std::optional<std::string> kernel, py::object args, std::string backend, py::object dims,
+         std::optional<std::vector<std::string>> policy, bool trace, std::optional<std::vector<std::string>> break_on,
+         std::optional<uint64_t> max_steps, bool check, uint64_t seed, std::optional<double> time_limit,
+         std::optional<int> max_depth, std::optional<std::vector<std::string>> dump) {
+        return guarded([&] {
+          return run(*pm, kernel, args, backend, dims, policy, trace, break_on, max_steps, check, seed, time_limit,
+                     max_depth, dump);
+        });
+      },
+      py::arg("module"), py::arg("kernel") = py::none(), py::arg("args") = py::dict(), py::kw_only(),
+      py::arg("backend") = "interp", py::arg("dims") = py::none(), py::arg("policy") = py::none(), py::arg("trace") = false,
+      py::arg("break_on") = py::none(), py::arg("max_steps") = py::none(), py::arg("check") = true, py::arg("seed") = 0,
+      py::arg("time_limit") = py::none(), py::arg("max_depth") = py::none(), py::arg("dump") = py::none(),
+      R"doc(Run `kernel` of `module` as `kir run` does.
+
+args: dict parameter name -> value: NumPy arrays for views (bool, int8..uint64, float16/32/64;
+index as int64; bf16 and e4m3/e5m2/e2m1/e8m0 as intent Array or their uint16/uint8 bit patterns),
+numbers (or str: a decimal or 0x bit pattern) for runtime scalars and constexprs, a member name
+or value for constexpr enums. Parameters not given are bound like kir run's: extents from the
+given views, then `dims`, then the kernel's default invocation, else 8 (a note); input views not
+given are generated from `seed`. Views are copied: the arrays passed in are never modified.
+backend="interp" (the exact interpreter: policy, trace, break_on, max_steps, time_limit,
+max_depth, dump) or "cpu" (native code; check=True also runs the interpreter under the
+backend's declared order and requires every output to agree bit for bit).
+Raises KirError on any failure (binding, run-time errors with their op and location, backend).)doc");
+}
+
+}  // namespace kir::py_kir
