@@ -128,6 +128,8 @@ class RunResult:
         self.trace = list(raw.trace)
 
     def __getattr__(self, name):
+        if name.startswith("__") or name == "_raw":
+            raise AttributeError(name)
         return getattr(self._raw, name)
 
     def __getitem__(self, name):

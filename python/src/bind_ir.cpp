@@ -110,6 +110,12 @@ const Function& PyModule::choose(const std::string& n) const {
   throw KirFailure("several kernels (" + list + " ); choose one with kernel=");
 }
 
+std::shared_ptr<PyModule> module_arg(py::handle m) {
+  if (!py::isinstance<PyModule>(m))
+    throw KirFailure("expected an intent Module (from load()), got " + py::repr(m).cast<std::string>());
+  return m.cast<std::shared_ptr<PyModule>>();
+}
+
 std::shared_ptr<PyModule> load_module(const std::string& text, const std::string& file) {
   Diagnostics diags;
   bool normalized = false;

@@ -18,6 +18,9 @@ struct PyModule {
   const Function& choose(const std::string& name) const;
 };
 
+// A Module argument (KirFailure for anything else).
+std::shared_ptr<PyModule> module_arg(py::handle m);
+
 std::shared_ptr<PyModule> load_module(const std::string& text, const std::string& file);
 
 void bind_ir(py::module_& m);

@@ -104,7 +104,7 @@ py::array ulp_distance(py::handle a, py::handle b, const std::string& dtype) {
 }
 
 py::object philox(uint64_t seed, py::handle counter) {
-  if (py::isinstance<py::int_>(counter)) return py::int_(num::random_bits(seed, counter.cast<uint64_t>()));
+  if (py::isinstance<py::int_>(counter)) return py::int_(num::random_bits(seed, u64_arg(counter, "counter")));
   py::array c = as_u64(counter);
   std::vector<py::ssize_t> sh;
   for (py::ssize_t i = 0; i < c.ndim(); ++i) sh.push_back(c.shape(i));
@@ -260,12 +260,12 @@ void bind_numerics(py::module_& m) {
   m.def("ulp_distance",
         [](py::object a, py::object b, const std::string& d) { return guarded([&] { return ulp_distance(a, b, d); }); },
         py::arg("a"), py::arg("b"), py::arg("dtype"), "Representable steps between a and b (uint64 array).");
-  m.def("philox", [](py::object seed, py::object c) { return guarded([&] { return philox(seed.cast<uint64_t>(), c); }); },
+  m.def("philox", [](py::object seed, py::object c) { return guarded([&] { return philox(u64_arg(seed, "seed"), c); }); },
         py::arg("seed"), py::arg("counter"),
         "random.bits(seed, counter): word counter % 4 of Philox4x32-10 at block counter // 4.");
   m.def("uniform",
         [](py::object seed, py::object c, const std::string& d) {
-          return guarded([&] { return uniform(seed.cast<uint64_t>(), c, d); });
+          return guarded([&] { return uniform(u64_arg(seed, "seed"), c, d); });
         },
         py::arg("seed"), py::arg("counter"), py::arg("dtype"), "random.uniform(seed, counter) in dtype: carrier array.");
   m.def("eval",
@@ -274,7 +274,7 @@ void bind_numerics(py::module_& m) {
         },
         py::arg("op"), py::arg("args"), py::arg("dtype"), py::arg("attrs") = py::dict(), py::arg("to") = py::none(),
         "One op on flat carrier arrays, evaluated by the interpreter (a one-op helper).");
-  m.def("format_value", [](py::object b, const std::string& d) { return guarded([&] { return format_value(b.cast<uint64_t>(), d); }); },
+  m.def("format_value", [](py::object b, const std::string& d) { return guarded([&] { return format_value(u64_arg(b, "bits"), d); }); },
         py::arg("bits"), py::arg("dtype"), "The exact decimal text of one bit pattern.");
   m.def("parse_value", [](const std::string& t, const std::string& d) { return guarded([&] { return parse_value(t, d); }); },
         py::arg("text"), py::arg("dtype"), "A decimal (rounded once) or 0x bit pattern as the dtype's bits.");

@@ -24,10 +24,9 @@ py::list diffs_of(const oracle::Verdict& v) {
   return out;
 }
 
-oracle::Verdict compare(const PyModule& pm, const std::optional<std::string>& kernel, py::object args, py::object dims,
-                        uint64_t seed) {
-  const Function& k = pm.choose(kernel.value_or(""));
-  BoundArgs b = bind_args(pm, k, args, dims, seed);
+oracle::Verdict compare(const PyModule& pm, py::handle kernel, py::handle args, py::handle dims, py::handle seed) {
+  const Function& k = pm.choose(opt_str(kernel, "kernel").value_or(""));
+  BoundArgs b = bind_args(pm, k, args, dims, u64_arg(seed, "seed"));
   py::gil_scoped_release release;
   return oracle::judge_compiling(*pm.module, k.name, b.args);
 }
@@ -64,8 +63,8 @@ de-duplicates findings.
 
   m.def(
       "compare",
-      [](std::shared_ptr<PyModule> pm, std::optional<std::string> kernel, py::object args, py::object dims, uint64_t seed) {
-        return guarded([&] { return compare(*pm, kernel, args, dims, seed); });
+      [](py::object module, py::object kernel, py::object args, py::object dims, py::object seed) {
+        return guarded([&] { return compare(*module_arg(module), kernel, args, dims, seed); });
       },
       py::arg("module"), py::arg("kernel") = py::none(), py::arg("args") = py::dict(), py::kw_only(),
       py::arg("dims") = py::none(), py::arg("seed") = 0,

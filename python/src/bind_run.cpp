@@ -190,25 +190,32 @@ RunResult run_cpu(const PyModule& pm, const Function& k, BoundArgs& b, bool chec
   return r;
 }
 
-RunResult run(const PyModule& pm, const std::optional<std::string>& kernel, py::object args, const std::string& backend,
-              py::object dims, const std::optional<std::vector<std::string>>& policy, bool trace,
-              const std::optional<std::vector<std::string>>& break_on, std::optional<uint64_t> max_steps, bool check,
-              uint64_t seed, std::optional<double> time_limit, std::optional<int> max_depth,
-              const std::optional<std::vector<std::string>>& dump) {
-  const Function& k = pm.choose(kernel.value_or(""));
+RunResult run(const PyModule& pm, py::handle kernel, py::handle args, py::handle backend_obj, py::handle dims,
+              py::handle policy_obj, py::handle trace_obj, py::handle break_on_obj, py::handle max_steps_obj,
+              py::handle check_obj, py::handle seed_obj, py::handle time_limit_obj, py::handle max_depth_obj,
+              py::handle dump_obj) {
+  const Function& k = pm.choose(opt_str(kernel, "kernel").value_or(""));
+  const std::string backend = opt_str(backend_obj, "backend").value_or("interp");
   if (backend != "interp" && backend != "cpu") throw KirFailure("backend takes \"interp\" or \"cpu\", got '" + backend + "'");
+  const std::vector<std::string> policy = str_list(policy_obj, "policy"), break_on = str_list(break_on_obj, "break_on"),
+                                 dump = str_list(dump_obj, "dump");
+  const bool trace = py::bool_(py::reinterpret_borrow<py::object>(trace_obj)), check = py::bool_(py::reinterpret_borrow<py::object>(check_obj));
+  const std::optional<int64_t> steps = opt_int(max_steps_obj, "max_steps"), depth = opt_int(max_depth_obj, "max_depth");
+  if (steps && *steps <= 0) throw KirFailure("max_steps must be positive");
+  if (depth && (*depth <= 0 || *depth > 1000000)) throw KirFailure("max_depth must be in [1, 1000000]");
+  const std::optional<double> time_limit = opt_float(time_limit_obj, "time_limit");
+  const uint64_t seed = u64_arg(seed_obj, "seed");
   BoundArgs b = bind_args(pm, k, args, dims, seed);
   RunResult r;
   if (backend == "cpu") {
-    if (trace || (break_on && !break_on->empty()) || (policy && !policy->empty()) || max_steps || time_limit || max_depth ||
-        (dump && !dump->empty()))
+    if (trace || !break_on.empty() || !policy.empty() || steps || time_limit || depth || !dump.empty())
       throw KirFailure("trace, break_on, policy, max_steps, time_limit, max_depth and dump apply to the interpreter, "
                        "not to backend=\"cpu\"");
     r = run_cpu(pm, k, b, check);
   } else {
-    r = run_interp(pm, k, b, policy.value_or(std::vector<std::string>{}), trace,
-                   break_on.value_or(std::vector<std::string>{}), max_steps, time_limit, max_depth,
-                   dump.value_or(std::vector<std::string>{}));
+    r = run_interp(pm, k, b, policy, trace, break_on,
+                   steps ? std::optional<uint64_t>(static_cast<uint64_t>(*steps)) : std::nullopt, time_limit,
+                   depth ? std::optional<int>(static_cast<int>(*depth)) : std::nullopt, dump);
   }
   for (const auto& n : b.notes) r.notes.append(n);
   r.dims = dims_of(k, b.args);
@@ -247,11 +254,11 @@ config_row, compiled (cpu).
 
   m.def(
       "run",
-      [](std::shared_ptr<PyModule> pm, std::optional<std::string> kernel, py::object args, std::string backend, py::object dims,
-         std::optional<std::vector<std::string>> policy, bool trace, std::optional<std::vector<std::string>> break_on,
-         std::optional<uint64_t> max_steps, bool check, uint64_t seed, std::optional<double> time_limit,
-         std::optional<int> max_depth, std::optional<std::vector<std::string>> dump) {
+      [](py::object module, py::object kernel, py::object args, py::object backend, py::object dims, py::object policy,
+         py::object trace, py::object break_on, py::object max_steps, py::object check, py::object seed,
+         py::object time_limit, py::object max_depth, py::object dump) {
         return guarded([&] {
+          auto pm = module_arg(module);
           return run(*pm, kernel, args, backend, dims, policy, trace, break_on, max_steps, check, seed, time_limit,
                      max_depth, dump);
         });

@@ -108,6 +108,7 @@ py::list instantiate(py::handle paths_obj, const std::optional<std::string>& op_
     py::gil_scoped_release release;
     specs::load_paths(paths, m, loaded);
   }
+  if (m.ops.empty()) throw KirFailure(loaded.render() + "no ops in " + paths[0]);
   std::vector<const specs::OpSpec*> ops;
   if (op_name) {
     const specs::OpSpec* op = m.op(*op_name);

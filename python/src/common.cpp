@@ -152,6 +152,62 @@ void register_kir_error(py::module_& m) {
   });
 }
 
+// ---- plain arguments ----
+
+namespace {
+std::string repr_of(py::handle v) { return py::repr(v).cast<std::string>(); }
+bool is_int(py::handle v) {
+  return (py::isinstance<py::int_>(v) || py::hasattr(v, "__index__")) && !py::isinstance<py::bool_>(v) &&
+         !py::isinstance<py::float_>(v);
+}
+}  // namespace
+
+std::optional<std::string> opt_str(py::handle v, const std::string& what) {
+  if (v.is_none()) return std::nullopt;
+  if (!py::isinstance<py::str>(v)) throw KirFailure(what + " takes a str, got " + repr_of(v));
+  return v.cast<std::string>();
+}
+
+std::vector<std::string> str_list(py::handle v, const std::string& what) {
+  std::vector<std::string> out;
+  if (v.is_none()) return out;
+  if (py::isinstance<py::str>(v)) return {v.cast<std::string>()};
+  if (!py::isinstance<py::iterable>(v)) throw KirFailure(what + " takes a list of str, got " + repr_of(v));
+  for (auto x : v) {
+    if (!py::isinstance<py::str>(x)) throw KirFailure(what + " takes a list of str, got an element " + repr_of(x));
+    out.push_back(x.cast<std::string>());
+  }
+  return out;
+}
+
+std::optional<int64_t> opt_int(py::handle v, const std::string& what) {
+  if (v.is_none()) return std::nullopt;
+  if (!is_int(v)) throw KirFailure(what + " takes an int, got " + repr_of(v));
+  try {
+    return py::int_(py::reinterpret_borrow<py::object>(v)).cast<int64_t>();
+  } catch (const std::exception&) {
+    throw KirFailure(what + " is out of range: " + repr_of(v));
+  }
+}
+
+uint64_t u64_arg(py::handle v, const std::string& what) {
+  if (!is_int(v)) throw KirFailure(what + " takes an int, got " + repr_of(v));
+  py::int_ i(py::reinterpret_borrow<py::object>(v));
+  if (i < py::int_(0)) throw KirFailure(what + " must be in [0, 2^64), got " + repr_of(v));
+  try {
+    return i.cast<uint64_t>();
+  } catch (const std::exception&) {
+    throw KirFailure(what + " must be in [0, 2^64), got " + repr_of(v));
+  }
+}
+
+std::optional<double> opt_float(py::handle v, const std::string& what) {
+  if (v.is_none()) return std::nullopt;
+  if (py::isinstance<py::bool_>(v) || !(py::isinstance<py::float_>(v) || is_int(v) || py::hasattr(v, "__float__")))
+    throw KirFailure(what + " takes a number, got " + repr_of(v));
+  return py::float_(py::reinterpret_borrow<py::object>(v)).cast<double>();
+}
+
 // ---- dtypes and arrays ----
 
 DType dtype_arg(const std::string& n) {

@@ -11,6 +11,7 @@
 #include <exception>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,7 +65,10 @@ auto guarded(F&& f) -> decltype(f()) {
     return f();
   } catch (const KirFailure&) {
     throw;
-  } catch (const py::error_already_set&) {
+  } catch (const py::error_already_set& e) {
+    // NumPy or Python rejecting an argument while it is converted: a bad argument.
+    if (e.matches(PyExc_ValueError) || e.matches(PyExc_TypeError) || e.matches(PyExc_OverflowError))
+      throw KirFailure(std::string("bad argument: ") + e.what());
     throw;
   } catch (const py::cast_error& e) {
     throw KirFailure(std::string("bad argument: ") + e.what());
@@ -78,6 +82,14 @@ auto guarded(F&& f) -> decltype(f()) {
     throw KirFailure(e.what(), diags_in_text(e.what()));
   }
 }
+
+// ---- plain arguments (KirFailure naming `what` when the value does not fit) ----
+
+std::optional<std::string> opt_str(py::handle v, const std::string& what);         // None or str
+std::vector<std::string> str_list(py::handle v, const std::string& what);          // None, a str, or strs
+std::optional<int64_t> opt_int(py::handle v, const std::string& what);             // None or int
+uint64_t u64_arg(py::handle v, const std::string& what);                           // int in [0, 2^64)
+std::optional<double> opt_float(py::handle v, const std::string& what);            // None or a number
 
 // ---- dtypes and arrays ----
 

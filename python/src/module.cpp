@@ -4,7 +4,6 @@
 // Every failure raises KirError with located diagnostics.
 #include "common.h"
 
-
 namespace kir::py_kir {
 void bind_ir(py::module_& m);
 void bind_run(py::module_& m);

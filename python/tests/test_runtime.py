@@ -402,3 +402,28 @@ def test_array_from_float_rounds_with_overflow_rules():
     assert Array.from_float([1e6], "e5m2").bits.tolist() == [0x7C]  # to inf
     assert Array.from_float([10.0, 2.5, 5.0], "e2m1").bits.tolist() == [0x7, 0x4, 0x6]  # saturates; ties to even
     assert Array.from_float([1.5, 0.75], "e8m0").bits.tolist() == [128, 127]  # 1.5*2^k rounds up
+
+
+# ---- bad arguments are KirErrors, never crashes ----
+
+@pytest.mark.parametrize("call", [
+    lambda m: run(m, 7, {}),
+    lambda m: run(m, "k", [1, 2]),
+    lambda m: run(m, "k", {}, dims={"N": "eight"}),
+    lambda m: run(m, "k", {}, max_steps=-1),
+    lambda m: run(m, "k", {}, seed=-1),
+    lambda m: run(m, "k", {"x": "hello"}),
+    lambda m: run(m, "k", {"x": [[1.0], [2.0, 3.0]]}),
+    lambda m: run(m, "k", {"x": np.zeros(4, object)}),
+    lambda m: run(m, "k", {}, dims={"N": 2**40}),
+    lambda m: _kir.run("not a module", "k", {}),
+], ids=["kernel-int", "args-list", "dims-str", "steps-negative", "seed-negative", "str-array", "ragged",
+        "object-dtype", "too-big", "not-a-module"])
+def test_bad_arguments_raise_kir_error(kernels, call):
+    with pytest.raises(KirError):
+        call(load(kernels.copy("f32")))
+
+
+def test_single_policy_and_break_on_strings(kernels):
+    m = load(kernels.PARALLEL)
+    assert run(m, "par", {}, policy="parallel=reverse", break_on="nan").outputs["y"].shape == (6,)
