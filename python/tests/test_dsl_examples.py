@@ -51,6 +51,10 @@ def random_view(rng, dtype, shape):
         if dtype == "bf16":
             return I.Array.from_float(v, "bf16")
         return v.astype({"f16": np.float16, "f32": np.float32, "f64": np.float64}[dtype])
+    if dtype in ("e4m3", "e5m2", "e2m1"):
+        return I.Array.from_float(rng.standard_normal(shape), dtype)
+    if dtype == "e8m0":  # scales 2^-7 .. 2^7
+        return I.Array(rng.integers(120, 135, shape), dtype)
     if dtype == "bool":
         return rng.integers(0, 2, shape).astype(np.bool_)
     if dtype in ("u8", "u16", "u32", "u64"):
@@ -68,13 +72,25 @@ def group_rows(rng, dims):
     return {"batch_sizes": np.diff(bounds).astype(np.int32), "batch_offsets": bounds[:-1].astype(np.int32)}
 
 
-def token_ids(rng, dims, vocab_size):
-    return {"input": rng.integers(0, vocab_size, (dims["B"], dims["S"])).astype(np.int32)}
+def ints(name, lo, hi, *shape, dtype=np.int64):
+    """An integer input `name` drawn from [lo, hi) (bounds and shape entries: ints or extent names)."""
+    def make(rng, dims):
+        v = lambda x: dims[x] if isinstance(x, str) else x  # noqa: E731
+        return {name: rng.integers(v(lo), v(hi), tuple(v(e) for e in shape)).astype(dtype)}
+    return make
+
+
+def fixed(**arrays):
+    return lambda rng, dims: {k: np.asarray(v, dtype=np.int32) for k, v in arrays.items()}
+
+
+def both(*makers):
+    return lambda rng, dims: {k: v for m in makers for k, v in m(rng, dims).items()}
 
 
 def inputs(module, kernel, dims, scalars, seed, special=None):
-    """Random arrays for the In/InOut views (rank-0 views are left to intent.run's generator, seeded
-    alike for both kernels), then the runtime scalars."""
+    """Random arrays for the In/InOut views, then the runtime scalars. Rank-0 views are left to
+    intent.run's generator, seeded alike for both kernels (a 0-d NumPy array binds as shape [1])."""
     rng = np.random.default_rng(seed)
     args = dict(special(rng, dims)) if special else {}
     for p in module.params(kernel):
@@ -140,9 +156,9 @@ for _k in ("GroupedGemmFwdOp__bf16__nn", "GroupedGemmFwdOp__f16__nt"):
               _c("GroupedGemmFwdOp", _k, {"M": 9, "K": 17, "N": 7, "G": 4}, special=group_rows)]
 for _k in ("EmbeddingFwdOp__f32", "EmbeddingFwdOp__bf16", "EmbeddingFwdOp__f16"):
     CASES += [_c("EmbeddingFwdOp", _k, {"B": 2, "S": 5, "V": 8, "H": 4}, scalars={"vocab_start": 6, "vocab_size": 20},
-                 special=lambda rng, d: token_ids(rng, d, 20)),
+                 special=ints("input", 0, 20, "B", "S", dtype=np.int32)),
               _c("EmbeddingFwdOp", _k, {"B": 3, "S": 7, "V": 13, "H": 9},
-                 scalars={"vocab_start": 20, "vocab_size": 40}, special=lambda rng, d: token_ids(rng, d, 40))]
+                 scalars={"vocab_start": 20, "vocab_size": 40}, special=ints("input", 0, 40, "B", "S", dtype=np.int32))]
 CASES += [_c("FlashAttentionFwdOp", "FlashAttentionFwdOp__f32", {"B": 1, "H": 2, "S": 3, "SK": 5, "D": 4, "DV": 3},
              {"is_causal": c, "present_attn_bias": b}, scalars={"softmax_scale": 0.5})
           for c in (False, True) for b in (False, True)]
@@ -156,6 +172,63 @@ CASES += [_c("MambaChunkScanFwdOp", "MambaChunkScanFwdOp__f32", {"B": 2, "L": 10
              {"present_initial_state": p}) for p in (False, True)]
 CASES += [_c("MambaChunkScanFwdOp", "MambaChunkScanFwdOp__f32", {"B": 1, "L": 7, "E": 5, "P": 2},
              {"chunk_size": 3, "present_initial_state": True})]
+
+
+CASES += [_c("MeanPoolingFwdOp", "MeanPoolingFwdOp__f16__dense", {"B": 2, "S": 7, "H": 2, "D": 3, "NC": 3, "NS": 1},
+             {"chunk_size": 3}),
+          _c("MeanPoolingFwdOp", "MeanPoolingFwdOp__f16__dense", {"B": 1, "S": 70, "H": 1, "D": 2, "NC": 2, "NS": 1}),
+          _c("MeanPoolingFwdOp", "MeanPoolingFwdOp__bf16__varlen", {"S": 14, "H": 2, "D": 3, "NC": 6, "NS": 3},
+             {"chunk_size": 3}, special=fixed(offsets=[0, 5, 7, 14],
+                                              indices=[[2, 1], [0, 0], [0, 1], [1, 0], [2, 0], [2, 2]])),
+          _c("MeanPoolingFwdOp", "MeanPoolingFwdOp__bf16__varlen", {"S": 9, "H": 3, "D": 5, "NC": 2, "NS": 2},
+             special=fixed(offsets=[0, 4, 9], indices=[[1, 0], [0, 0]]))]
+for _k in ("LongRoPEFwdOp__bf16__f32", "LongRoPEFwdOp__f32__f32", "LongRoPEFwdOp__f16__f16"):
+    CASES += [_c("LongRoPEFwdOp", _k, {"B": 2, "S": 3, "H": 2, "D": 8}, {"present_rescale_factors": True},
+                 scalars={"base": 10000.0}),
+              _c("LongRoPEFwdOp", _k, {"B": 1, "S": 7, "H": 3, "D": 6}, {"present_rescale_factors": False},
+                 scalars={"base": 500.0})]
+for _k in ("GemmW4A16FwdOp__f16", "GemmW4A16FwdOp__bf16"):
+    CASES += [_c("GemmW4A16FwdOp", _k, {"M": 3, "K": 8, "N": 5, "G": 2}, {"group_size": 4}),
+              _c("GemmW4A16FwdOp", _k, {"M": 5, "K": 24, "N": 7, "G": 3}, {"group_size": 8}),
+              _c("GemmW4A16FwdOp", _k, {"M": 2, "K": 256, "N": 3, "G": 2})]
+for _k, _d in (("DropoutFwdOp__f32", {"M": 3, "N": 5}), ("DropoutFwdOp__f16", {"M": 9, "N": 33}),
+               ("DropoutFwdOp__bf16__r3", {"B": 3, "M": 7, "N": 9})):
+    CASES += [_c("DropoutFwdOp", _k, _d, scalars={"p": 0.3, "seed": 7, "offset": 0}),
+              _c("DropoutFwdOp", _k, _d, scalars={"p": 0.9, "seed": 123456789, "offset": 1000})]
+for _k, _dt in (("HistogramFwdOp__i64", np.int64), ("HistogramFwdOp__i32", np.int32)):
+    CASES += [_c("HistogramFwdOp", _k, {"N": 20, "B": 5}, {"present_mask": m}, scalars={"num_bins": 5},
+                 special=ints("values", -2, 7, "N", dtype=_dt)) for m in (False, True)]
+    CASES += [_c("HistogramFwdOp", _k, {"N": 37, "B": 9}, {"present_mask": True}, scalars={"num_bins": 7},
+                 special=ints("values", -3, 12, "N", dtype=_dt))]
+for _k, _d in (("IndexAddFwdOp__f32", {"N": 5, "D": 3, "L": 6}), ("IndexAddFwdOp__bf16", {"N": 9, "D": 7, "L": 13}),
+               ("IndexAddFwdOp__f32__r3", {"N": 5, "A": 2, "B": 3, "L": 9})):
+    CASES += [_c("IndexAddFwdOp", _k, _d, scalars={"alpha": a}, special=ints("index", 0, "N", "L"))
+              for a in (1.5, -0.3)]
+CASES += [_c("MoePrePermuteFwdOp", "MoePrePermuteFwdOp__bf16", {"T": 5, "H": 3, "K": 2, "C": 22},
+             scalars={"num_experts": 4}, special=ints("topk_ids", 0, 4, "T", "K", dtype=np.int32)),
+          _c("MoePrePermuteFwdOp", "MoePrePermuteFwdOp__bf16", {"T": 7, "H": 5, "K": 3, "C": 39},
+             scalars={"num_experts": 6}, special=ints("topk_ids", 0, 6, "T", "K", dtype=np.int32)),
+          _c("MoePrePermuteFwdOp", "MoePrePermuteFwdOp__f16", {"T": 5, "H": 3, "K": 2, "C": 10, "E": 4},
+             scalars={"num_experts": 4}, special=ints("topk_ids", 0, 4, "T", "K", dtype=np.int32)),
+          _c("MoePrePermuteFwdOp", "MoePrePermuteFwdOp__f16", {"T": 7, "H": 5, "K": 3, "C": 21, "E": 6},
+             scalars={"num_experts": 6}, special=ints("topk_ids", 0, 6, "T", "K", dtype=np.int32))]
+for _k in ("GroupedQueryAttentionPagedFwdOp__f16__f16", "GroupedQueryAttentionPagedFwdOp__bf16__e4m3"):
+    CASES += [_c("GroupedQueryAttentionPagedFwdOp", _k, {"B": 2, "HQ": 4, "HKV": 2, "D": 3, "P": 5, "PS": 2, "W": 3},
+                 special=both(ints("block_table", 0, "P", "B", "W", dtype=np.int32), fixed(cache_seqlens=[4, 0]))),
+              _c("GroupedQueryAttentionPagedFwdOp", _k, {"B": 3, "HQ": 6, "HKV": 3, "D": 5, "P": 7, "PS": 3, "W": 4},
+                 special=both(ints("block_table", 0, "P", "B", "W", dtype=np.int32),
+                              fixed(cache_seqlens=[12, 5, 1])))]
+CASES += [_c("FusedMoeSharedExpertFwdOp", "FusedMoeSharedExpertFwdOp__bf16", {"T": 3, "H": 4, "E": 4, "I": 3, "S": 2},
+             {"present_correction_bias": b, "present_shared_w_gate_up": sh})
+          for b in (False, True) for sh in (False, True)]
+CASES += [_c("FusedMoeSharedExpertFwdOp", "FusedMoeSharedExpertFwdOp__bf16", {"T": 5, "H": 7, "E": 6, "I": 5, "S": 3},
+             {"top_k": 3, "present_correction_bias": True, "present_shared_w_gate_up": True})]
+for _k in ("GemmMxfp4FwdOp__u8__bf16", "GemmMxfp4FwdOp__u8__f32"):
+    CASES += [_c("GemmMxfp4FwdOp", _k, {"M": 3, "K": 64, "N": 5}), _c("GemmMxfp4FwdOp", _k, {"M": 2, "K": 32, "N": 7})]
+for _k in ("GemmSparse24FwdOp__f16", "GemmSparse24FwdOp__bf16"):
+    CASES += [_c("GemmSparse24FwdOp", _k, _d, special=ints("a_meta", 0, 6, "M", _d["K"] // 4, dtype=np.int32))
+              for _d in ({"M": 3, "K": 8, "N": 5}, {"M": 5, "K": 16, "N": 3})]
+CASES += [_c("GemvQ4KFwdOp", "GemvQ4KFwdOp", {"K": 256, "N": 3}), _c("GemvQ4KFwdOp", "GemvQ4KFwdOp", {"K": 512, "N": 2})]
 
 
 # ---- checks ------------------------------------------------------------------------------------------
