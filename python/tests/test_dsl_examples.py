@@ -228,7 +228,8 @@ for _k in ("GemmMxfp4FwdOp__u8__bf16", "GemmMxfp4FwdOp__u8__f32"):
 for _k in ("GemmSparse24FwdOp__f16", "GemmSparse24FwdOp__bf16"):
     CASES += [_c("GemmSparse24FwdOp", _k, _d, special=ints("a_meta", 0, 6, "M", _d["K"] // 4, dtype=np.int32))
               for _d in ({"M": 3, "K": 8, "N": 5}, {"M": 5, "K": 16, "N": 3})]
-CASES += [_c("GemvQ4KFwdOp", "GemvQ4KFwdOp", {"K": 256, "N": 3}), _c("GemvQ4KFwdOp", "GemvQ4KFwdOp", {"K": 512, "N": 2})]
+CASES += [_c("GemvQ4KFwdOp", "GemvQ4KFwdOp", {"K": 256, "N": 3}),
+          _c("GemvQ4KFwdOp", "GemvQ4KFwdOp", {"K": 512, "N": 2})]
 
 
 # ---- checks ------------------------------------------------------------------------------------------
