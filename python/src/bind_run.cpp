@@ -138,11 +138,16 @@ RunResult run_interp(const PyModule& pm, const Function& k, BoundArgs& b, const 
     opts.max_depth = *max_depth;
   }
   RunResult r;
-  {
+  try {
     py::gil_scoped_release release;
     interp::Interpreter it(*pm.module, opts);
     it.run_kernel(k.name, b.args);
     r.steps = it.steps();
+  } catch (const interp::RuntimeError& e) {
+    KirFailure f = failure_from(e);
+    std::istringstream in(trace_out.str());
+    for (std::string line; std::getline(in, line);) f.trace.push_back(line);
+    throw f;
   }
   r.trace = lines_of(trace_out.str());
   r.dump = lines_of(dump_out.str());

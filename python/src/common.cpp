@@ -32,6 +32,9 @@ void raise_kir_error(const KirFailure& f) {
   for (const auto& d : f.diags) diags.append(diag_dict(d));
   py::object type = py::reinterpret_borrow<py::object>(g_kir_error);
   py::object err = type(py::str(f.text), diags);
+  py::list trace;
+  for (const auto& t : f.trace) trace.append(t);
+  err.attr("trace") = trace;
   PyErr_SetObject(g_kir_error, err.ptr());
 }
 
@@ -45,11 +48,13 @@ class KirError(Exception):
     text the `kir` command line prints, without source excerpts) or the run-time error's message.
     e.diagnostics is a list of dicts {"file", "line", "col", "severity", "rule", "message"} (run-time
     errors add "op", "coords" and "kind"); it is empty when the error names no location.
+    e.trace: the --trace lines of a run(trace=True) up to the error (else empty).
     """
 
-    def __init__(self, message="", diagnostics=None):
+    def __init__(self, message="", diagnostics=None, trace=None):
         super().__init__(message)
         self.diagnostics = list(diagnostics) if diagnostics else []
+        self.trace = list(trace) if trace else []
 )PY";
 
 }  // namespace

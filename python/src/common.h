@@ -39,6 +39,7 @@ struct DiagInfo {
 struct KirFailure : std::exception {
   std::string text;
   std::vector<DiagInfo> diags;
+  std::vector<std::string> trace;  // run(trace=True) stopped by an error: the lines up to it (KirError.trace)
   explicit KirFailure(std::string t, std::vector<DiagInfo> d = {}) : text(std::move(t)), diags(std::move(d)) {}
   const char* what() const noexcept override { return text.c_str(); }
 };

@@ -146,6 +146,10 @@ def test_break_on_nan_names_the_op_and_coordinates(kernels):
     d = e.value.diagnostics[0]
     assert (d["file"], d["line"], d["col"], d["rule"], d["op"], d["coords"]) == ("model.py", 4, 11, "break-on", "div", "(1)")
     assert "nan" in str(e.value)
+    assert e.value.trace == []
+    with pytest.raises(KirError) as e:
+        run(m, "k", args, break_on=["nan"], trace=True)
+    assert e.value.trace and e.value.trace[-1].startswith("model.py:4:11: div %s")
 
 
 def test_break_on_inf(kernels):
