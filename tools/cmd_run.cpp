@@ -23,6 +23,7 @@
 
 #include "interp/envelope_log.h"
 #include "interp/interpreter.h"
+#include "interp/run_options.h"
 #include "interp/npy.h"
 #include "oracle/backend_run.h"
 #include "oracle/differential.h"
@@ -52,16 +53,6 @@ struct RunArgs {
 int fail_usage(const std::string& msg) {
   std::cerr << "kir run: " << msg << "\n";
   return 2;
-}
-
-// Whether some op result of `m` is named `name` (so --dump cannot silently print nothing).
-bool defines_value(const Module& m, const std::string& name) {
-  bool found = false;
-  for (const auto& f : m.functions)
-    walk(f->body, [&](const Operation& op) {
-      for (const auto& r : op.results) found = found || r->name == name;
-    });
-  return found;
 }
 
 // Prints (and with --output writes) the Out/InOut views of a finished run.
@@ -144,72 +135,12 @@ int run(const RunArgs& a) {
     if (a.trace) opts.trace = &std::cout;
     interp::EnvelopeLog envelopes;
     if (a.envelope) opts.envelopes = &envelopes;
-    for (const auto& b : a.break_on) {
-      if (b == "nan") opts.break_on_nan = true;
-      else if (b == "inf") opts.break_on_inf = true;
-      else return fail_usage("--break-on takes nan or inf");
-    }
-    for (const auto& p : a.policies) {
-      const std::string usage =
-          "--policy takes parallel=canonical|reverse|shuffle:SEED, atomics=sequential|interleaved:SEED, "
-          "region=whole|element|random:SEED, accumulation=canonical|sequential or lanes=L[:C] (C a multiple of L), "
-          "got '" + p + "'";
-      // SEED: decimal digits of a uint64 (one parser for every seeded policy).
-      auto seed_of = [](const std::string& v, uint64_t& out) {
-        if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) return false;
-        try {
-          out = std::stoull(v);
-        } catch (...) {
-          return false;
-        }
-        return true;
-      };
-      if (p == "region=whole" || p == "region=element") {
-        opts.segmentation = p == "region=whole" ? interp::Segmentation::Whole : interp::Segmentation::PerElement;
-        continue;
-      }
-      if (p.rfind("region=random:", 0) == 0) {
-        if (!seed_of(p.substr(14), opts.segmentation_seed)) return fail_usage(usage);
-        opts.segmentation = interp::Segmentation::Random;
-        continue;
-      }
-      if (p.rfind("lanes=", 0) == 0) {  // the CPU backend's reduce order: L lanes, blocks of C points
-        const std::string v = p.substr(6);
-        const auto colon = v.find(':');
-        uint64_t l = 0, c = 0;
-        if (!seed_of(v.substr(0, colon), l) || (colon != std::string::npos && !seed_of(v.substr(colon + 1), c)) || l == 0 ||
-            l > (uint64_t{1} << 20) || c > (uint64_t{1} << 62) || c % l != 0)
-          return fail_usage(usage);
-        opts.reduce_lanes = {static_cast<int64_t>(l), static_cast<int64_t>(c)};
-        continue;
-      }
-      if (p == "accumulation=canonical" || p == "accumulation=sequential") {
-        opts.accumulation = p == "accumulation=canonical" ? interp::AccumulationOrder::Canonical
-                                                          : interp::AccumulationOrder::Sequential;
-        continue;
-      }
-      if (p == "atomics=sequential") {
-        opts.atomic_schedule = interp::AtomicSchedule::Sequential;
-        continue;
-      }
-      if (p.rfind("atomics=interleaved:", 0) == 0) {
-        if (!seed_of(p.substr(20), opts.atomic_seed)) return fail_usage(usage);
-        opts.atomic_schedule = interp::AtomicSchedule::Interleaved;
-        continue;
-      }
-      if (p.rfind("parallel=", 0) != 0) return fail_usage(usage);
-      const std::string v = p.substr(9);
-      if (v == "canonical") opts.parallel_order = interp::ParallelOrder::Canonical;
-      else if (v == "reverse") opts.parallel_order = interp::ParallelOrder::Reverse;
-      else if (v.rfind("shuffle:", 0) == 0 && seed_of(v.substr(8), opts.policy_seed))
-        opts.parallel_order = interp::ParallelOrder::Shuffle;
-      else return fail_usage(usage);
-    }
-    for (std::string d : a.dumps) {
-      if (!d.empty() && d[0] == '%') d = d.substr(1);
-      if (!defines_value(*m, d)) return fail_usage("--dump: no op of " + a.path + " defines a value %" + d);
-      opts.dump.push_back(d);
-    }
+    for (const auto& b : a.break_on)
+      if (auto e = interp::apply_break_on(b, opts); !e.empty()) return fail_usage("--break-on " + e);
+    for (const auto& p : a.policies)
+      if (auto e = interp::apply_policy(p, opts); !e.empty()) return fail_usage("--" + e);
+    for (const auto& d : a.dumps)
+      if (auto e = interp::apply_dump(d, *m, opts); !e.empty()) return fail_usage("--dump: " + a.path + ": " + e);
     opts.dump_out = &std::cout;
     opts.check_laws = a.check_laws;
     opts.law_seed = a.seed;

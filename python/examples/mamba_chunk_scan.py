@@ -27,7 +27,7 @@ def chunk_step(x, a, b, c, h):
 @I.kernel
 def mamba_chunk_scan(x: I.In[I.f32, ("L", "E")], a: I.In[I.f32, ("L",)], b: I.In[I.f32, ("L", "P")],
                      c: I.In[I.f32, ("L", "P")], h0: I.In[I.f32, ("P", "E")], y: I.Out[I.f32, ("L", "E")],
-                     h_final: I.Out[I.f32, ("P", "E")], chunk: I.Constexpr[int] = 4):
+                     h_final: I.Out[I.f32, ("P", "E")], chunk: I.Constexpr[I.index] = 4):
     seq, dp, de = I.domain(0, L), I.domain(0, P), I.domain(0, E)  # noqa: F821
     h = h0[dp, de]
     for start in I.domain(0, L, chunk):  # noqa: F821

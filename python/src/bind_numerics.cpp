@@ -26,7 +26,7 @@ py::array as_u64(py::handle counters) {
   const char kind = v.dtype().kind();
   if (kind != 'i' && kind != 'u') throw KirFailure("counters must be non-negative integers, got " + py::str(v.attr("dtype")).cast<std::string>());
   if (v.size() && np.attr("any")(np.attr("less")(v, 0)).cast<bool>()) throw KirFailure("counters must be non-negative");
-  return np.attr("ascontiguousarray")(v, "uint64");
+  return np.attr("asarray")(v, "uint64", "C");
 }
 
 interp::Shape shape_of(const py::array& a) {
@@ -51,7 +51,7 @@ py::dict dtype_info(const std::string& n) {
 py::array from_float(py::handle values, const std::string& dtype) {
   const DType d = dtype_arg(dtype);
   if (!is_any_float(d)) throw KirFailure("from_float needs a float dtype, got " + dtype);
-  py::array v = py::module_::import("numpy").attr("ascontiguousarray")(values, "float64");
+  py::array v = py::module_::import("numpy").attr("asarray")(values, "float64", "C");
   std::vector<uint64_t> bits(static_cast<size_t>(v.size()));
   const auto* p = static_cast<const double*>(v.data());
   for (size_t i = 0; i < bits.size(); ++i) bits[i] = num::from_double(p[i], d);

@@ -10,6 +10,7 @@
 #include "backends/cpu/provider/winner_cache.h"
 #include "bind_ir.h"
 #include "interp/interpreter.h"
+#include "interp/run_options.h"
 #include "oracle/backend_run.h"
 #include "oracle/differential.h"
 
@@ -40,90 +41,18 @@ py::list lines_of(const std::string& s) {
   return out;
 }
 
-// One --policy string into `opts` (the parser of tools/cmd_run.cpp, kept identical; a usage
-// error otherwise).
-void apply_policy(const std::string& p, interp::Options& opts) {
-  const std::string usage =
-      "policy takes parallel=canonical|reverse|shuffle:SEED, atomics=sequential|interleaved:SEED, "
-      "region=whole|element|random:SEED, accumulation=canonical|sequential or lanes=L[:C] (C a multiple of L), "
-      "got '" + p + "'";
-  auto seed_of = [](const std::string& v, uint64_t& out) {
-    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) return false;
-    try {
-      out = std::stoull(v);
-    } catch (...) {
-      return false;
-    }
-    return true;
-  };
-  if (p == "region=whole" || p == "region=element") {
-    opts.segmentation = p == "region=whole" ? interp::Segmentation::Whole : interp::Segmentation::PerElement;
-    return;
-  }
-  if (p.rfind("region=random:", 0) == 0) {
-    if (!seed_of(p.substr(14), opts.segmentation_seed)) throw KirFailure(usage);
-    opts.segmentation = interp::Segmentation::Random;
-    return;
-  }
-  if (p.rfind("lanes=", 0) == 0) {
-    const std::string v = p.substr(6);
-    const auto colon = v.find(':');
-    uint64_t l = 0, c = 0;
-    if (!seed_of(v.substr(0, colon), l) || (colon != std::string::npos && !seed_of(v.substr(colon + 1), c)) || l == 0 ||
-        l > (uint64_t{1} << 20) || c > (uint64_t{1} << 62) || c % l != 0)
-      throw KirFailure(usage);
-    opts.reduce_lanes = {static_cast<int64_t>(l), static_cast<int64_t>(c)};
-    return;
-  }
-  if (p == "accumulation=canonical" || p == "accumulation=sequential") {
-    opts.accumulation =
-        p == "accumulation=canonical" ? interp::AccumulationOrder::Canonical : interp::AccumulationOrder::Sequential;
-    return;
-  }
-  if (p == "atomics=sequential") {
-    opts.atomic_schedule = interp::AtomicSchedule::Sequential;
-    return;
-  }
-  if (p.rfind("atomics=interleaved:", 0) == 0) {
-    if (!seed_of(p.substr(20), opts.atomic_seed)) throw KirFailure(usage);
-    opts.atomic_schedule = interp::AtomicSchedule::Interleaved;
-    return;
-  }
-  if (p.rfind("parallel=", 0) != 0) throw KirFailure(usage);
-  const std::string v = p.substr(9);
-  if (v == "canonical") opts.parallel_order = interp::ParallelOrder::Canonical;
-  else if (v == "reverse") opts.parallel_order = interp::ParallelOrder::Reverse;
-  else if (v.rfind("shuffle:", 0) == 0 && seed_of(v.substr(8), opts.policy_seed))
-    opts.parallel_order = interp::ParallelOrder::Shuffle;
-  else throw KirFailure(usage);
-}
-
-bool defines_value(const Module& m, const std::string& n) {
-  bool found = false;
-  for (const auto& f : m.functions)
-    walk(static_cast<const Region&>(f->body), [&](const Operation& op) {
-      for (const auto& r : op.results) found = found || r->name == n;
-    });
-  return found;
-}
-
 RunResult run_interp(const PyModule& pm, const Function& k, BoundArgs& b, const std::vector<std::string>& policy, bool trace,
                      const std::vector<std::string>& break_on, std::optional<uint64_t> max_steps,
                      std::optional<double> time_limit, std::optional<int> max_depth, const std::vector<std::string>& dump) {
   interp::Options opts;
   std::ostringstream trace_out, dump_out;
   if (trace) opts.trace = &trace_out;
-  for (const auto& x : break_on) {
-    if (x == "nan") opts.break_on_nan = true;
-    else if (x == "inf") opts.break_on_inf = true;
-    else throw KirFailure("break_on takes \"nan\" and/or \"inf\", got '" + x + "'");
-  }
-  for (const auto& p : policy) apply_policy(p, opts);
-  for (std::string d : dump) {
-    if (!d.empty() && d[0] == '%') d = d.substr(1);
-    if (!defines_value(*pm.module, d)) throw KirFailure("dump: no op of " + pm.file + " defines a value %" + d);
-    opts.dump.push_back(d);
-  }
+  for (const auto& x : break_on)
+    if (auto e = interp::apply_break_on(x, opts); !e.empty()) throw KirFailure("break_on " + e);
+  for (const auto& p : policy)
+    if (auto e = interp::apply_policy(p, opts); !e.empty()) throw KirFailure(e);
+  for (const auto& d : dump)
+    if (auto e = interp::apply_dump(d, *pm.module, opts); !e.empty()) throw KirFailure("dump: " + pm.file + ": " + e);
   opts.dump_out = &dump_out;
   if (max_steps) {
     if (*max_steps == 0) throw KirFailure("max_steps must be positive");

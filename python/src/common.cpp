@@ -264,7 +264,7 @@ Bits read_carrier(const py::array& a, DType d, const std::string& what) {
 }
 
 Bits from_float_values(const py::array& values, DType d) {
-  py::array f = numpy().attr("ascontiguousarray")(values, "float64");
+  py::array f = numpy().attr("asarray")(values, "float64", "C");  // asarray keeps 0-d arrays 0-d
   Bits out;
   for (py::ssize_t i = 0; i < f.ndim(); ++i) out.shape.push_back(static_cast<int64_t>(f.shape(i)));
   const auto* p = static_cast<const double*>(f.data());
@@ -321,7 +321,7 @@ Bits array_bits(py::handle given, DType d, const std::string& what) {
       a = v.attr("astype")(want);
     }
   }
-  py::array c = np.attr("ascontiguousarray")(a);
+  py::array c = np.attr("asarray")(a, py::none(), "C");  // not ascontiguousarray: it makes 0-d arrays 1-d
   return read_carrier(c, d, what);
 }
 

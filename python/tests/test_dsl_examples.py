@@ -243,10 +243,9 @@ def bits(value):
 
 
 def signature(module, kernel):
-    """Name, kind, dtype and shape of every parameter (a constexpr's integer type is left out: the
-    DSL spells every Constexpr[int] as one dtype)."""
-    return [(p["name"], p["kind"], None if p["kind"] == "constexpr" else p["dtype"], tuple(p["shape"]))
-            for p in module.params(kernel)]
+    """Name, kind, dtype and shape of every parameter (Constexpr[int] is i64, Constexpr[I.index]
+    index)."""
+    return [(p["name"], p["kind"], p["dtype"], tuple(p["shape"])) for p in module.params(kernel)]
 
 
 @pytest.mark.parametrize("op,kernel,cx,dims,scalars,special", CASES)

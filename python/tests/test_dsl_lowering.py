@@ -277,7 +277,7 @@ def branches(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)], flag: I.bool, MODE
 def test_L2_5_constexpr_selects_a_branch_and_L6_1_runtime_if_yields():
     """[L2.5] [L6.1] a constexpr `if` chooses statically; a runtime bool `if` is a structured if."""
     lines = body(branches)
-    has(lines, "constexpr %MODE: index = 1", "%w = if(%flag) : f32[N] region() {", "yield(%exp)", "yield(%x_v)")
+    has(lines, "constexpr %MODE: i64 = 1", "%w = if(%flag) : f32[N] region() {", "yield(%exp)", "yield(%x_v)")
     assert not any("mul" in ln for ln in lines)
     has(body(branches, MODE=2), "mul(%x_v, %c_b) : f32[N]")
 
@@ -882,3 +882,75 @@ def test_L4_13_tuples_are_never_kernel_parameters():
     with pytest.raises(IntentError) as ei:
         tuple_param.kir
     assert ei.value.rule == "L4.13"
+
+
+# ---- extents as values, constexpr control ------------------------------------------------------------------
+
+@I.fn
+def rows_of(x, n):
+    return I.reduce.sum(x, axis=0) * I.cast(I.cast(n, I.i64), I.f32)
+
+
+@I.kernel
+def extent_args(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)], K: I.Constexpr[int] = 3):
+    n = I.domain(0, N)  # noqa: F821
+    y[0] = rows_of(x[n], N)  # noqa: F821
+    y[1] = I.cast(I.cast(I.div(N, x.shape[0]), I.i64), I.f32)  # noqa: F821
+    if K in (1, 3):
+        y[2] = x[0]
+
+
+def test_L1_4_extents_pass_to_helpers_and_ops_as_index_values():
+    """[L1.4] [L4.8] an extent symbol or .shape entry is an index value where a value is needed."""
+    has(body(extent_args), "fn @rows_of(%x: f32[A0], %n: index) -> f32 {", "call(%x_v, %n) {callee = @rows_of} : f32",
+        "div(%n, %n) : index", "view.load(%x, %rel_1) : f32")
+
+
+@I.fn
+def pick(a, b, FIRST):
+    if FIRST:
+        return a
+    return b
+
+
+@I.kernel
+def early_return(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)]):
+    y[0] = pick(x[0], x[1], True) + pick(x[0], x[1], False)
+
+
+def test_L2_5_a_return_in_a_constexpr_branch_ends_the_helper():
+    """[L2.5] [L1.2] the branch is chosen while lowering; what follows a taken return is not lowered."""
+    has(body(early_return), "fn @pick(%a: f32, %b: f32) -> f32 {", "return(%a)", "fn @pick_1(%a: f32, %b: f32) -> f32 {",
+        "return(%b)")
+
+
+@I.fn
+def runtime_return(a, c):
+    if c:
+        return a  # <- ret
+    return a + a
+
+
+@I.kernel
+def uses_runtime_return(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)], c: I.bool):
+    y[0] = runtime_return(x[0], c)
+
+
+def test_L6_1_return_under_runtime_control_is_rejected():
+    """[L6.1] a structured if has no early exit: the author assigns and returns after it."""
+    with pytest.raises(IntentError) as ei:
+        uses_runtime_return.kir
+    assert ei.value.rule == "L6.1" and ei.value.line == line_of(runtime_return, "<- ret")
+
+
+N_CONST = 4
+
+
+@I.kernel
+def ambiguous(x: I.In[I.f32, ("N_CONST",)]):
+    I.domain(0, N_CONST)  # <- ambiguous
+
+
+def test_L4_2_an_extent_symbol_that_is_also_a_python_constant_is_ambiguous():
+    """[L4.2] the runtime extent and a global constant of one name: never silently the constant."""
+    rejects(ambiguous, "L4.2", line_of(ambiguous, "<- ambiguous"), "rename one of them")

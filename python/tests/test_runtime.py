@@ -431,3 +431,18 @@ def test_bad_arguments_raise_kir_error(kernels, call):
 def test_single_policy_and_break_on_strings(kernels):
     m = load(kernels.PARALLEL)
     assert run(m, "par", {}, policy="parallel=reverse", break_on="nan").outputs["y"].shape == (6,)
+
+
+def test_rank0_views_bind_from_0d_arrays():
+    """A 0-d NumPy array is a rank-0 view (numpy's ascontiguousarray would make it [1])."""
+    m = load("""kernel @k(%x: In<f32[]>, %y: Out<f32[]>) {
+  %rel = relation() : relation<0 -> []>
+  %v = view.load(%x, %rel) : f32
+  %w = add(%v, %v) : f32
+  view.store(%y, %rel, %w)
+}
+""")
+    r = run(m, "k", {"x": np.array(1.5, np.float32)})
+    assert r.outputs["y"].shape == () and r.outputs["y"][()] == np.float32(3.0)
+    with pytest.raises(KirError, match="rank 0"):
+        run(m, "k", {"x": np.array([1.5], np.float32)})

@@ -30,7 +30,7 @@ def chunk_step(x, a, b, c, h):
 def MambaChunkScanFwdOp__f32(x: I.In[I.f32, ("B", "L", "E")], a: I.In[I.f32, ("B", "L")],
                              b: I.In[I.f32, ("B", "L", "P")], c: I.In[I.f32, ("B", "L", "P")],
                              initial_state: I.In[I.f32, ("B", "P", "E")], y: I.Out[I.f32, ("B", "L", "E")],
-                             final_state: I.Out[I.f32, ("B", "P", "E")], chunk_size: I.Constexpr[int] = 4,
+                             final_state: I.Out[I.f32, ("B", "P", "E")], chunk_size: I.Constexpr[I.index] = 4,
                              present_initial_state: I.Constexpr[bool] = False):
     positions, ps, es = I.domain(0, L), I.domain(0, P), I.domain(0, E)  # noqa: F821
     for bi in I.parallel(I.domain(0, B)):  # noqa: F821

@@ -14,7 +14,7 @@ def mean(total, begin, end):
 @I.kernel
 def MeanPoolingFwdOp__f16__dense(x: I.In[I.f16, ("B", "S", "H", "D")], offsets: I.In[I.i32, ("NS + 1",)],
                                  indices: I.In[I.i32, ("NC", 2)], y: I.Out[I.f16, ("B", "NC", "H", "D")],
-                                 chunk_size: I.Constexpr[int] = 64):
+                                 chunk_size: I.Constexpr[I.index] = 64):
     bs, seq, hs, ds = I.domain(0, B), I.domain(0, S), I.domain(0, H), I.domain(0, D)  # noqa: F821
     for j in I.parallel(I.domain(0, NC)):  # noqa: F821
         begin = j * chunk_size
@@ -26,7 +26,7 @@ def MeanPoolingFwdOp__f16__dense(x: I.In[I.f16, ("B", "S", "H", "D")], offsets: 
 @I.kernel
 def MeanPoolingFwdOp__bf16__varlen(x: I.In[I.bf16, ("S", "H", "D")], offsets: I.In[I.i32, ("NS + 1",)],
                                    indices: I.In[I.i32, ("NC", 2)], y: I.Out[I.bf16, ("NC", "H", "D")],
-                                   chunk_size: I.Constexpr[int] = 64):
+                                   chunk_size: I.Constexpr[I.index] = 64):
     seq, hs, ds = I.domain(0, S), I.domain(0, H), I.domain(0, D)  # noqa: F821
     for r in I.parallel(I.domain(0, NC)):  # noqa: F821
         s, k = I.cast(indices[r, 0], I.index), I.cast(indices[r, 1], I.index)

@@ -5,6 +5,7 @@ their dynamic extents renamed to the helper's own symbols (A0, A1, ...; equal ex
 so identity survives the boundary, L1.6) plus the constexpr arguments."""
 from __future__ import annotations
 
+import ast
 import inspect
 import re
 from typing import Any, Dict, List, Optional
@@ -129,12 +130,14 @@ class Program:
         bound.apply_defaults()
         runtime, statics = [], []
         for pname, v in bound.arguments.items():
-            if isinstance(v, tuple) and any(is_runtime(x) for x in v) or type(v).__name__ == "RecordValue":
-                v = fl.ops.value(v, None, node)
+            v = fl.ops.rt(v)  # an extent read with .shape passes as its index value
+            if isinstance(v, tuple) and any(is_runtime(fl.ops.rt(x)) for x in v) or type(v).__name__ == "RecordValue":
+                v = fl.ops.value(tuple(fl.ops.rt(x) for x in v) if isinstance(v, tuple) else v, None, node)
             if is_runtime(v):
                 runtime.append((pname, v))
             else:
-                fl.capture(type("N", (), {"id": pname})(), v) if not isinstance(v, tuple) else None
+                if not isinstance(v, tuple):
+                    fl.capture(ast.Name(id=pname, lineno=node.lineno, col_offset=node.col_offset), v)
                 statics.append((pname, v))
         gtypes, back = self.generalize([v.type for _, v in runtime])
         key = (helper, tuple(zip((p for p, _ in runtime), gtypes)), tuple((p, repr(v)) for p, v in statics))
@@ -431,9 +434,10 @@ def constexpr_param(fn, prog, name, ann, val, fl, node) -> str:
         if not isinstance(val, bool):
             raise fl.error(node, f"constexpr '{name}' is a bool, got {val!r}", "L2.5")
         return f"constexpr %{fn.fresh(name)}: bool = {'true' if val else 'false'}"
-    if py is int:
+    if py is int or (isinstance(py, T.DType) and py.is_int):
         if not isinstance(val, int) or isinstance(val, bool):
             raise fl.error(node, f"constexpr '{name}' is an int, got {val!r}", "L2.5")
-        return f"constexpr %{fn.fresh(name)}: index = {val}"
+        d = "i64" if py is int else py.name
+        return f"constexpr %{fn.fresh(name)}: {d} = {val}"
     raise fl.error(node, f"constexpr '{name}': Constexpr[{getattr(py, '__name__', py)}] is not a constexpr type "
-                         f"(bool, int or an intent.Enum)", "L2.5")
+                         f"(bool, int (i64), an integer dtype such as intent.index, or an intent.Enum)", "L2.5")

@@ -144,12 +144,19 @@ class FunctionLowering:
         found, v = self.scope.lookup(node.id)
         if found:
             return v
-        if node.id in self.views:  # an extent symbol of a view parameter: its runtime extent
-            from .ops import Dim
-            view, axis = self.views[node.id][0]
-            return Dim(view, axis, T.Extent.symbol(node.id), node.id.lower())
         g = self.src.fn.__globals__
         closure = inspect.getclosurevars(self.src.fn).nonlocals
+        if node.id in self.views:  # an extent symbol of a view parameter: its runtime extent
+            if node.id in closure or node.id in g:
+                other = closure[node.id] if node.id in closure else g[node.id]
+                if isinstance(other, (bool, int, float, tuple)):
+                    raise self.error(node, f"'{node.id}' is both an extent symbol of a view parameter and the Python "
+                                           f"constant {other!r}: rename one of them", "L4.2")
+                # a module alias or a helper (`import intent as I` with an extent named I) stays itself
+            else:
+                from .ops import Dim
+                view, axis = self.views[node.id][0]
+                return Dim(view, axis, T.Extent.symbol(node.id), node.id.lower())
         if node.id in closure:
             return self.capture(node, closure[node.id])
         if node.id in g:
@@ -180,10 +187,7 @@ class FunctionLowering:
 
     # -- function body ---------------------------------------------------------------------------
     def lower_body(self, stmts) -> None:
-        for i, s in enumerate(stmts):
-            if self.returned is not None:
-                raise self.error(s, "code after `return` is never run", "L1.2")
-            self.stmt(s)
+        self.lower_body_in_place(stmts)
 
     def stmt(self, s) -> None:
         self.at(s)
@@ -252,6 +256,9 @@ class FunctionLowering:
         return out
 
     def stmt_Return(self, s) -> None:
+        if self.scope.parent is not None:
+            raise self.error(s, "`return` inside a runtime `if` or a loop has no structured form: assign the result "
+                                "to a variable and return it after the `if` or loop", "L6.1")
         if self.kind == "kernel":
             if s.value is not None:
                 raise self.error(s, "a kernel returns nothing: its results are written to Out/InOut views "
@@ -277,6 +284,8 @@ class FunctionLowering:
 
     def lower_body_in_place(self, stmts) -> None:
         for st in stmts:
+            if self.returned is not None:
+                return  # after a return (also one in a constexpr branch) nothing more runs
             if self.terminated:
                 raise self.error(st, "code after break/continue never runs", "L6.3")
             self.stmt(st)

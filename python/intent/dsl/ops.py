@@ -174,6 +174,7 @@ class OpLowering:
     def elementwise(self, vals: List, node, like: Optional[T.DType] = None, same_dtype=True) -> List[Value]:
         """Operands of a pointwise op: numbers take the dtype of the runtime operands, then every
         operand is broadcast to the common shape (explicit broadcast, L4.1)."""
+        vals = [self.rt(v) for v in vals]
         rt = [v for v in vals if is_runtime(v)]
         if like is None and rt:
             like = T.element(rt[0].type)
@@ -257,8 +258,12 @@ class OpLowering:
         if not is_runtime(a) and not is_runtime(b):
             import operator
             f = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
-                 ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_, ast.IsNot: operator.is_not}[op]
-            return f(a, b)
+                 ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+                 ast.In: lambda x, y: x in y, ast.NotIn: lambda x, y: x not in y}[op]
+            try:
+                return f(a, b)
+            except Exception as ex:
+                raise self.error(node, f"constexpr comparison failed: {ex}", "L2.5") from None
         pred = CMPS.get(op)
         if pred is None:
             raise self.error(node, f"`{op.__name__}` does not compare runtime values", "L4.14")
