@@ -954,3 +954,11 @@ def ambiguous(x: I.In[I.f32, ("N_CONST",)]):
 def test_L4_2_an_extent_symbol_that_is_also_a_python_constant_is_ambiguous():
     """[L4.2] the runtime extent and a global constant of one name: never silently the constant."""
     rejects(ambiguous, "L4.2", line_of(ambiguous, "<- ambiguous"), "rename one of them")
+
+
+def test_a_kernel_without_source_text_is_a_clear_error():
+    """exec'd or interactive definitions have no source for the AST lowering."""
+    ns = {"I": I}
+    exec("@I.kernel\ndef k(x: I.In[I.f32, ('N',)]):\n    pass\n", ns)
+    with pytest.raises(IntentError, match="source of 'k' is not available"):
+        ns["k"].kir

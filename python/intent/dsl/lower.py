@@ -27,7 +27,12 @@ class Source:
     def __init__(self, fn):
         self.fn = fn
         self.file = inspect.getsourcefile(fn) or "<unknown>"
-        lines, first = inspect.getsourcelines(fn)
+        try:
+            lines, first = inspect.getsourcelines(fn)
+        except (OSError, TypeError):
+            raise IntentError(f"the source of '{fn.__name__}' is not available (defined in an interactive session "
+                              f"or by exec?): the frontend lowers a function from its source text, so define it "
+                              f"in a file", rule="L1.1", file=self.file, line=fn.__code__.co_firstlineno) from None
         text = "".join(lines)
         self.indent = len(lines[0]) - len(lines[0].lstrip())
         self.tree = ast.parse(textwrap.dedent(text))
