@@ -50,7 +50,8 @@ def copy2d(x: I.In[I.f32, ("M", "N")], y: I.Out[I.f32, ("M", "N")]):
 
 
 def test_L2_views_and_L3_1_domains_lower_to_one_shared_relation():
-    """[L2.1] [L3.1] [L15.1] views, domains over their extents, one relation shared by load and store."""
+    """[L2.1] [L3.1] [L15.1] [L5.2] [L15.5] views, domains over their extents, one relation shared by load and
+    store; a whole-domain assignment needs no parallel, and a copy is a read then a write (no copy op)."""
     assert body(copy2d) == [
         "kernel @copy2d(%x: In<f32[M, N]>, %y: Out<f32[M, N]>) {",
         "%c0 = const() {value = 0} : index",
@@ -582,7 +583,8 @@ def test_python_constructs_without_a_lowering_fail_loudly():
 
 
 def test_kir_errors_point_at_the_python_line():
-    """A rule only the C++ verifier checks is still reported at the author's Python line."""
+    """[L2.2] A rule only the C++ verifier checks (reading an Out view before writing it) is still
+    reported at the author's Python line."""
 
     @I.kernel
     def reads_out(y: I.Out[I.f32, ("N",)], z: I.Out[I.f32, ("N",)]):
@@ -962,3 +964,46 @@ def test_a_kernel_without_source_text_is_a_clear_error():
     exec("@I.kernel\ndef k(x: I.In[I.f32, ('N',)]):\n    pass\n", ns)
     with pytest.raises(IntentError, match="source of 'k' is not available"):
         ns["k"].kir
+
+
+@I.kernel
+def strided_subregion(x: I.In[I.f32, ("N",)]):
+    d = I.domain(0, N)  # noqa: F821
+    d[0:N:2]  # noqa: F821  <- strided
+
+
+def test_L3_5_a_subregion_is_contiguous():
+    """[L3.5] non-contiguous members use an index relation, not a strided slice."""
+    rejects(strided_subregion, "L3.5", line_of(strided_subregion, "<- strided"), "index relation")
+
+
+@I.fn
+def noisy_add(a, b):
+    return a + b + I.cast(I.random.bits(I.cast(1, I.u64), I.cast(0, I.index)), I.f32)  # <- rng
+
+
+@I.kernel
+def impure_combine(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)]):
+    y[0] = I.reduce(x[I.domain(0, N)], axis=0, identity=I.cast(0.0, I.f32), combine=noisy_add)  # noqa: F821
+
+
+def test_L1_5_a_combine_is_checked_for_the_effects_of_its_actual_body():
+    """[L1.5] [L7.2] the combine's body uses RNG: the verifier names the helper's Python line."""
+    with pytest.raises(I.KirError) as ei:
+        impure_combine.kir
+    assert "L7.2" in str(ei.value) or "L1.5" in str(ei.value)
+    assert "test_dsl_lowering.py:" in str(ei.value)
+
+
+@I.kernel
+def bump(x: I.InOut[I.i32, ("N",)]):
+    n = I.domain(0, N)  # noqa: F821
+    x[n] = x[n] + 1
+
+
+def test_L2_3_inout_keeps_its_input_and_is_written_back():
+    """[L2.3] run: the InOut array comes back incremented."""
+    import numpy as np
+    x = np.arange(5, dtype=np.int32)
+    bump(x)
+    assert x.tolist() == [1, 2, 3, 4, 5]

@@ -45,7 +45,7 @@ def bits(a):
 
 @pytest.mark.parametrize("py,kernel,kir,dims_list,scalars", TWINS, ids=[t[0] for t in TWINS])
 def test_twin_matches_its_kir_file_bit_for_bit(py, kernel, kir, dims_list, scalars):
-    """[L9.7] [L19.1]"""
+    """[L9.7] [L19.1] [L9.4] [L9.5] (the region_scan twin passes indices(seq) as a source component)"""
     twin = getattr(load_example(py), kernel).specialize().module
     path = REPO / "examples" / kir
     original = intent.load(path.read_text(), str(path))
