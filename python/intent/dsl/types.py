@@ -172,6 +172,14 @@ def extent_of(x) -> Extent:
 Shape = Tuple[Extent, ...]
 
 
+class _Ranked:
+    """Tensors, views and buffers: a dtype and a shape of logical extents."""
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+
 @dataclass(frozen=True)
 class ScalarT:
     dtype: DType
@@ -181,40 +189,28 @@ class ScalarT:
 
 
 @dataclass(frozen=True)
-class TensorT:
+class TensorT(_Ranked):
     dtype: DType
     shape: Shape
-
-    @property
-    def rank(self) -> int:
-        return len(self.shape)
 
     def kir(self) -> str:
         return f"{self.dtype.name}[{', '.join(str(e) for e in self.shape)}]"
 
 
 @dataclass(frozen=True)
-class ViewT:
+class ViewT(_Ranked):
     access: str  # In, Out, InOut
     dtype: DType
     shape: Shape
-
-    @property
-    def rank(self) -> int:
-        return len(self.shape)
 
     def kir(self) -> str:
         return f"{self.access}<{TensorT(self.dtype, self.shape).kir()}>"
 
 
 @dataclass(frozen=True)
-class BufferT:
+class BufferT(_Ranked):
     dtype: DType
     shape: Shape
-
-    @property
-    def rank(self) -> int:
-        return len(self.shape)
 
     def kir(self) -> str:
         return f"buffer<{TensorT(self.dtype, self.shape).kir()}>"
