@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <new>
 #include <ostream>
+#include <set>
 #include <stdexcept>
 
 #include "kir/op_registry.h"
@@ -456,6 +457,20 @@ void Engine::after_op(Frame& f, const Operation& op) {
                          << render_elements(it->second) << "\n";
       }
   if (!opts.break_on_nan && !opts.break_on_inf) return;
+  // Stop only where a NaN/inf originates in a computation: not at constants and the ops that
+  // move or regroup values (an identity of -inf, its `full`, a broadcast), not at control ops
+  // whose results were yielded from inside, and not where an operand already holds one (a
+  // masked read's -inf fill, a propagated value): that value was reported where it arose, or it
+  // is one the author or the language put there on purpose.
+  static const std::set<std::string_view> moves = {"const",   "full",  "broadcast", "reshape", "transpose",
+                                                   "join",    "tuple", "tuple.get", "record",  "record.get",
+                                                   "select",  "for",   "while",     "if",      "call",
+                                                   "parallel", "region_fold", "region_scan"};
+  if (moves.count(op.name)) return;
+  for (const kir::Value* o : op.operands) {
+    auto jt = f.env.find(o);
+    if (jt != f.env.end() && first_bad(jt->second, opts.break_on_nan, opts.break_on_inf) >= 0) return;
+  }
   for (const auto& r : op.results) {
     auto it = f.env.find(r.get());
     if (it == f.env.end()) continue;

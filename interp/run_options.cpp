@@ -72,14 +72,14 @@ std::string apply_break_on(const std::string& what, Options& opts) {
   return "";
 }
 
-std::string apply_dump(const std::string& name, const Module& m, Options& opts) {
+std::string apply_dump(const std::string& name, const Module& m, const std::string& file, Options& opts) {
   const std::string n = !name.empty() && name[0] == '%' ? name.substr(1) : name;
   bool found = false;
   for (const auto& f : m.functions)
     walk(static_cast<const Region&>(f->body), [&](const Operation& op) {
       for (const auto& r : op.results) found = found || r->name == n;
     });
-  if (!found) return "no op defines a value %" + n;
+  if (!found) return "no op of " + file + " defines a value %" + n;
   opts.dump.push_back(n);
   return "";
 }

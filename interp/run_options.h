@@ -15,7 +15,7 @@ std::string apply_policy(const std::string& p, Options& opts);
 // "nan" or "inf". Returns "" or the usage message ("takes nan or inf, ..."; the caller names its option).
 std::string apply_break_on(const std::string& what, Options& opts);
 // A value to print at each definition (`%name` or `name`); it must be the result of some op of
-// `m` (so a dump never silently prints nothing). Returns "" or the message.
-std::string apply_dump(const std::string& name, const Module& m, Options& opts);
+// `m`, read from `file` (so a dump never silently prints nothing). Returns "" or the message.
+std::string apply_dump(const std::string& name, const Module& m, const std::string& file, Options& opts);
 
 }  // namespace kir::interp

@@ -140,7 +140,7 @@ int run(const RunArgs& a) {
     for (const auto& p : a.policies)
       if (auto e = interp::apply_policy(p, opts); !e.empty()) return fail_usage("--" + e);
     for (const auto& d : a.dumps)
-      if (auto e = interp::apply_dump(d, *m, opts); !e.empty()) return fail_usage("--dump: " + a.path + ": " + e);
+      if (auto e = interp::apply_dump(d, *m, a.path, opts); !e.empty()) return fail_usage("--dump: " + e);
     opts.dump_out = &std::cout;
     opts.check_laws = a.check_laws;
     opts.law_seed = a.seed;

@@ -52,7 +52,7 @@ RunResult run_interp(const PyModule& pm, const Function& k, BoundArgs& b, const 
   for (const auto& p : policy)
     if (auto e = interp::apply_policy(p, opts); !e.empty()) throw KirFailure(e);
   for (const auto& d : dump)
-    if (auto e = interp::apply_dump(d, *pm.module, opts); !e.empty()) throw KirFailure("dump: " + pm.file + ": " + e);
+    if (auto e = interp::apply_dump(d, *pm.module, pm.file, opts); !e.empty()) throw KirFailure("dump: " + e);
   opts.dump_out = &dump_out;
   if (max_steps) {
     if (*max_steps == 0) throw KirFailure("max_steps must be positive");
