@@ -148,6 +148,10 @@ class AtomicScheduler {
         Frame point_frame = frame_;  // the body's values are per point
         E_.run_region(point_frame, body_, {Scalar{DType::Index, static_cast<uint64_t>(t.point)}});
       } catch (const AbortPoint&) {
+      } catch (RuntimeError& e) {  // named like a sequentially run point (ops_control.cpp)
+        e.add_loop("parallel %" + (body_.args.empty() ? std::string("?") : body_.args[0]->name) + " = " +
+                   std::to_string(t.point));
+        t.error = std::current_exception();
       } catch (...) {
         t.error = std::current_exception();
       }

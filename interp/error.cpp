@@ -35,12 +35,18 @@ static std::string render(ErrorKind kind, const std::string& op, const std::stri
 }
 
 RuntimeError::RuntimeError(ErrorKind kind, std::string op, std::string loc, std::string message, std::string coords)
-    : std::runtime_error(render(kind, op, loc, message, coords)),
+    : std::runtime_error(kind_name(kind)),
       kind_(kind),
       op_(std::move(op)),
       loc_(std::move(loc)),
       message_(std::move(message)),
-      coords_(std::move(coords)) {}
+      coords_(std::move(coords)),
+      text_(render(kind_, op_, loc_, message_, coords_)) {}
+
+void RuntimeError::add_loop(const std::string& frame) {
+  loops_ = loops_.empty() ? frame : frame + ", " + loops_;
+  text_ = render(kind_, op_, loc_, message_, coords_) + " (in " + loops_ + ")";
+}
 
 void fail(const Operation& op, ErrorKind kind, const std::string& message, const std::string& coords) {
   throw RuntimeError(kind, op.name, op.loc.str(), message, coords);

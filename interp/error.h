@@ -38,10 +38,15 @@ class RuntimeError : public std::runtime_error {
   const std::string& location() const { return loc_; }
   const std::string& message() const { return message_; }
   const std::string& coords() const { return coords_; }
+  // The loops and parallel points the op was executing in, outermost first ("for %t = 0",
+  // "parallel %r = 5"); each enclosing loop adds itself while the error unwinds through it.
+  const std::string& loops() const { return loops_; }
+  void add_loop(const std::string& frame);
+  const char* what() const noexcept override { return text_.c_str(); }
 
  private:
   ErrorKind kind_;
-  std::string op_, loc_, message_, coords_;
+  std::string op_, loc_, message_, coords_, loops_, text_;
 };
 
 // An error at `op` (its name and location).

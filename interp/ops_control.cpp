@@ -50,6 +50,21 @@ Flow op_if(Engine& E, Frame& f, const Operation& op) {
   return {};
 }
 
+// Runs one iteration of a loop (or one parallel point) whose index is `at`: a run-time error
+// raised inside names it ("for %t = 0"), and with --trace the iteration is announced.
+Flow run_iteration(Engine& E, Frame& f, const Operation& op, const std::vector<Value>& args, const char* kind,
+                   int64_t at) {
+  const Region& body = *op.regions.at(0);
+  const std::string name = body.args.empty() ? std::string("?") : "%" + body.args[0]->name;
+  if (E.opts.trace) *E.opts.trace << op.loc.str() << ": " << kind << " " << name << " = " << at << "\n";
+  try {
+    return E.run_region(f, body, args);
+  } catch (RuntimeError& e) {
+    e.add_loop(std::string(kind) + " " + name + " = " + std::to_string(at));
+    throw;
+  }
+}
+
 Flow op_for(Engine& E, Frame& f, const Operation& op) {
   const DomainV d = E.operand(f, op, 0).domain();
   std::vector<Value> carries;
@@ -59,7 +74,7 @@ Flow op_for(Engine& E, Frame& f, const Operation& op) {
   for (int64_t k = 0; k < d.count; ++k) {
     args[0] = Scalar{DType::Index, static_cast<uint64_t>(d.member(k))};
     for (size_t i = 0; i < carries.size(); ++i) args[i + 1] = carries[i];
-    Flow fl = E.run_region(f, *op.regions.at(0), args);
+    Flow fl = run_iteration(E, f, op, args, "for", d.member(k));
     if (fl.kind != FlowKind::Normal) {
       check_carries(op, init, fl.values);
       carries = std::move(fl.values);
@@ -132,10 +147,9 @@ Flow op_parallel(Engine& E, Frame& f, const Operation& op) {
   tracker.op = &op;
   TrackerScope scope(E, tracker);
   if (run_interleaved(E, f, op, tracker, d, run)) return {};  // atomics interleaved (atomic_schedule.cpp)
-  const Region& body = *op.regions.at(0);
   auto run_point = [&](int64_t k) {
     tracker.point = d.member(k);
-    E.run_region(f, body, {Scalar{DType::Index, static_cast<uint64_t>(tracker.point)}});
+    run_iteration(E, f, op, {Scalar{DType::Index, static_cast<uint64_t>(tracker.point)}}, "parallel", tracker.point);
   };
   switch (E.opts.parallel_order) {
     case ParallelOrder::Canonical:  // increasing logical coordinate

@@ -71,3 +71,36 @@ TEST_CASE("break-on inf skips a masked read's -inf fill and stops at the op that
   CHECK(r.out.find("at (1)") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("errors, break-on reports and trace lines inside loops name the loop variables", "[interp][cli][L5.1][L6.1]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("kir_loops_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto kir = dir / "loops.kir";
+  // y[p] = x[p + t] for every t: reads past the end at p = 1, t = 2 (extent 3, canonical order)
+  std::ofstream(kir) << R"(kernel @k(%x: In<f32[N]>, %y: Out<f32[N]>) {
+  %c0 = const() {value = 0} : index
+  %n = dim(%x) {axis = 0} : index
+  %d = domain(%c0, %n) : domain<N>
+  parallel(%d) region(%p: index) {
+    for(%d) region(%t: index) {
+      %q = add(%p, %t) : index
+      %r = relation(%q) : relation<1 -> []>
+      %v = view.load(%x, %r) : f32
+      %w = relation(%p) : relation<1 -> []>
+      view.store(%y, %w, %v)
+      yield()
+    }
+    yield()
+  }
+}
+)";
+  auto r = kir::test::run_kir("run " + kir.string() + " --dim N=3");
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("loops.kir:9:7: runtime error[out-of-bounds]: op 'view.load'") != std::string::npos);
+  CHECK(r.out.find("(in parallel %p = 1, for %t = 2)") != std::string::npos);
+  r = kir::test::run_kir("run " + kir.string() + " --dim N=3 --trace");
+  CHECK(r.out.find("loops.kir:5:3: parallel %p = 0\n") != std::string::npos);
+  CHECK(r.out.find("loops.kir:6:5: for %t = 2\n") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
