@@ -31,6 +31,7 @@
 #include "tools/commands.h"
 #include "tools/kernel_inputs.h"
 #include "kir/load.h"
+#include "numerics/format.h"
 
 namespace kir::tools {
 namespace {
@@ -55,9 +56,12 @@ int fail_usage(const std::string& msg) {
   return 2;
 }
 
-// Prints (and with --output writes) the Out/InOut views of a finished run.
-void report_outputs(const RunArgs& a, const Function& k, std::map<std::string, interp::KernelArg>& args) {
+// Prints (and with --output writes) the Out/InOut views of a finished run. An Out element the
+// kernel never wrote makes the result incomplete: it is reported and the run exits 3 (the .npy,
+// when written, holds 0 there and says so). An output holding NaN or inf gets a one-line hint.
+int report_outputs(const RunArgs& a, const Function& k, std::map<std::string, interp::KernelArg>& args) {
   if (!a.output.empty()) std::filesystem::create_directories(a.output);
+  int incomplete = 0;
   for (const kir::Value* p : k.params()) {
     if (!p->type.is(TypeKind::View) || p->type.access() == Access::In) continue;
     const auto& h = std::get<interp::HostView>(args[p->name]);
@@ -65,13 +69,32 @@ void report_outputs(const RunArgs& a, const Function& k, std::map<std::string, i
     t.dtype = h.storage->dtype;
     t.shape = h.shape;
     t.bits = h.storage->bits;
-    int64_t undefined = 0;
-    for (size_t i = 0; i < h.storage->defined.size(); ++i) undefined += h.storage->defined[i] == 0;
+    int64_t undefined = 0, first_undefined = -1;
+    for (size_t i = 0; i < h.storage->defined.size(); ++i)
+      if (h.storage->defined[i] == 0 && undefined++ == 0) first_undefined = static_cast<int64_t>(i);
     std::cout << "%" << p->name << ": " << interp::summarize(interp::Value(t));
     if (undefined) std::cout << " (" << undefined << " elements never written)";
     std::cout << "\n";
-    if (!a.output.empty()) interp::write_npy((std::filesystem::path(a.output) / (p->name + ".npy")).string(), t.dtype, t.shape, t.bits);
+    const std::string npy = (std::filesystem::path(a.output) / (p->name + ".npy")).string();
+    if (!a.output.empty()) interp::write_npy(npy, t.dtype, t.shape, t.bits);
+    if (undefined && p->type.access() == Access::Out) {
+      ++incomplete;
+      std::cerr << p->loc.str() << ": error: the kernel never wrote " << undefined << " of " << t.bits.size()
+                << " elements of Out view %" << p->name << " (the first at "
+                << interp::coord_str(interp::unravel(first_undefined, t.shape)) << "); the result is incomplete"
+                << (a.output.empty() ? "" : " and " + npy + " holds 0 there") << "\n";
+    }
+    if (is_any_float(t.dtype))
+      for (size_t i = 0; i < t.bits.size(); ++i) {
+        const auto c = num::classify(t.bits[i], t.dtype);
+        if (c != num::FpClass::NaN && c != num::FpClass::Infinite) continue;
+        std::cerr << "kir run: %" << p->name << " holds " << (c == num::FpClass::NaN ? "nan" : "inf") << " (first at "
+                  << interp::coord_str(interp::unravel(static_cast<int64_t>(i), t.shape)) << "); try --break-on "
+                  << (c == num::FpClass::NaN ? "nan" : "inf") << " to stop where it is produced\n";
+        break;
+      }
   }
+  return incomplete ? 3 : 0;
 }
 
 // --backend cpu: the kernel runs natively; unless --no-check, the interpreter runs the same
@@ -88,8 +111,7 @@ int run_backend(const RunArgs& a, const Module& m, const Function& k, std::map<s
   }
   if (a.no_check) {
     oracle::run_on_backend(m, k.name, args, opt);
-    report_outputs(a, k, args);
-    return 0;
+    return report_outputs(a, k, args);
   }
   std::map<std::string, interp::KernelArg> out;
   auto d = oracle::run_differential(m, k.name, args, &out, opt);
@@ -103,13 +125,13 @@ int run_backend(const RunArgs& a, const Module& m, const Function& k, std::map<s
               << d.interp_error << "\n";
     return 1;
   }
-  report_outputs(a, k, out);
+  const int status = report_outputs(a, k, out);
   if (!d.ok()) {
     std::cerr << "kir run: the CPU backend disagrees with the interpreter:\n" << d.str();
     return 1;
   }
   std::cout << "check: " << d.str() << "cpu: built from config row " << d.config_row << "\n";
-  return 0;
+  return status;
 }
 
 int run(const RunArgs& a) {
@@ -150,12 +172,13 @@ int run(const RunArgs& a) {
     interp::Interpreter it(*m, opts);
     it.run_kernel(k->name, args);
     for (size_t i = 0; i < envelopes.records.size(); ++i) std::cout << "envelope: " << envelopes.line(i) << "\n";
-    report_outputs(a, *k, args);
+    const int status = report_outputs(a, *k, args);
     if (a.check_laws) {
       if (it.law_report().ok()) std::cout << "laws: " << it.law_report().str() << "\n";
       else std::cerr << it.law_report().str();
       if (!it.law_report().ok()) return 1;
     }
+    return status;
   } catch (const interp::RuntimeError& e) {
     std::cerr << e.what() << "\n";
     return 1;

@@ -1,7 +1,10 @@
 // See kernel_inputs.h.
 #include "tools/kernel_inputs.h"
 
+#include <algorithm>
+
 #include "interp/npy.h"
+#include "kir/suggest.h"
 #include "numerics/format.h"
 #include "numerics/philox.h"
 #include "numerics/value_text.h"
@@ -33,19 +36,42 @@ uint64_t random_elem(DType d, uint64_t seed, uint64_t i) {
 std::string make_kernel_args(const Function& k, const InputSpec& spec, std::map<std::string, interp::KernelArg>& args,
                              std::ostream& notes) {
   std::map<std::string, const kir::Value*> params;
-  for (const kir::Value* p : k.params()) params[p->name] = p;
-  for (const auto& [n, v] : spec.values)
-    if (!params.count(n)) return "kernel @" + k.name + " has no parameter %" + n;
+  std::vector<std::string> inputs, extents;
+  for (const kir::Value* p : k.params()) {
+    params[p->name] = p;
+    if (!(p->type.is(TypeKind::View) && p->type.access() == Access::Out)) inputs.push_back(p->name);
+    if (p->type.is(TypeKind::View))
+      for (const Extent& e : p->type.shape())
+        for (const auto& sym : e.symbols())
+          if (sym[0] != '%' && std::find(extents.begin(), extents.end(), sym) == extents.end()) extents.push_back(sym);
+  }
+  for (const auto& [n, v] : spec.values) {
+    if (!params.count(n))
+      return "kernel @" + k.name + " has no parameter %" + n + did_you_mean(n, inputs) + "; its inputs are " +
+             join_names(inputs, "%");
+    const kir::Value* p = params[n];
+    if (p->type.is(TypeKind::View) && p->type.access() == Access::Out)
+      return "%" + n + " is an Out view, which the kernel defines (it is unreadable on entry and takes no input); "
+             "the inputs of kernel @" + k.name + " are " + join_names(inputs, "%");
+  }
+  for (const auto& [s, v] : spec.dims)
+    if (std::find(extents.begin(), extents.end(), s) == extents.end())
+      return "kernel @" + k.name + " has no extent " + s + did_you_mean(s, extents) + " to set; its extents are " +
+             join_names(extents);
   const auto& specs = spec.values;
   // Views given as .npy fix their extents first.
   for (const auto& [n, value] : specs) {
     const kir::Value* p = params[n];
     if (!p->type.is(TypeKind::View)) continue;
     if (value.rfind("random:", 0) == 0) continue;
-    interp::Tensor t = interp::npy_to_tensor(interp::read_npy(value), p->type.dtype());
-    args[n] = interp::make_host_view(t.dtype, t.shape, std::move(t.bits));
+    try {
+      interp::Tensor t = interp::npy_to_tensor(interp::read_npy(value), p->type.dtype());
+      args[n] = interp::make_host_view(t.dtype, t.shape, std::move(t.bits));
+    } catch (const std::exception& e) {
+      return "input %" + n + " (" + p->type.str() + ") from " + value + ": " + e.what();
+    }
   }
-  auto bound = interp::bind_kernel_extents(k, args);
+  auto bound = interp::bind_kernel_extents(k, args);  // a shape disagreement names its parameters
   for (const auto& [s, v] : spec.dims) bound[s] = v;
   // Then the file's default invocation, for extents neither the inputs nor --dim fix.
   for (const auto& [s, v] : k.invocation)

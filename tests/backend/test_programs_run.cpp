@@ -13,7 +13,6 @@ using namespace kir;
 
 namespace {
 
-const std::string kDims = " --seed 7 --dim N=3 --dim M=2 --dim K=4 --dim G=2 --dim H=3 --dim R=5 --dim D=2 --dim Q=2";
 
 // Kernels whose generated inputs are invalid for them: both sides must report an error.
 const std::map<std::string, std::string> kNeedsInputs = {
@@ -29,7 +28,8 @@ void run_file(const std::filesystem::path& path, int& kernels) {
     if (!f->is_kernel()) continue;
     ++kernels;
     std::string extra = f->name == "window" ? " --input b=1 --input e=3" : "";
-    auto r = test::run_kir("run " + path.string() + " --kernel " + f->name + " --backend cpu" + kDims + extra);
+    auto r = test::run_kir("run " + path.string() + " --kernel " + f->name + " --backend cpu --seed 7" +
+                           test::small_dims(*f) + extra);
     INFO(path.filename().string() << " @" << f->name << "\n" << r.out);
     if (kNeedsInputs.count(f->name)) {
       CHECK(r.code == 1);

@@ -42,13 +42,18 @@ TEST_CASE("every kernel in tests/kir/valid runs in the interpreter", "[interp][v
       const std::string file = path.filename().string();
       std::string extra;
       if (auto sit = kScalars.find(file); sit != kScalars.end() && sit->second.count(f->name)) extra = sit->second.at(f->name);
-      auto r = kir::test::run_kir("run " + path.string() + " --kernel " + f->name +
-                                  " --seed 7 --dim N=3 --dim M=2 --dim K=4 --dim G=2 --dim H=3 --dim R=5 --dim D=2 --dim Q=2" + extra);
+      auto r = kir::test::run_kir("run " + path.string() + " --kernel " + f->name + " --seed 7" + test::small_dims(*f) +
+                                  extra);
       INFO(file << " @" << f->name << "\n" << r.out);
       auto fit = kNeedsInputs.find(file);
       if (fit != kNeedsInputs.end() && fit->second.count(f->name)) {
         INFO("needs specific inputs: " << fit->second.at(f->name));
         CHECK((r.code == 0 || (r.code == 1 && r.out.find("runtime error") != std::string::npos)));
+        continue;
+      }
+      if (file == "types_all.kir" && f->name == "views") {  // an empty body: its Out view is never written
+        CHECK(r.code == 3);
+        CHECK(r.out.find("never wrote 6 of 6 elements of Out view %y") != std::string::npos);
         continue;
       }
       CHECK(r.code == 0);

@@ -9,6 +9,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <set>
+
+#include "kir/ir.h"
 #include "kir/location.h"
 
 namespace kir::test {
@@ -20,6 +24,22 @@ inline std::vector<std::filesystem::path> kir_files(const std::string& subdir) {
     if (e.is_regular_file() && e.path().extension() == ".kir") out.push_back(e.path());
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// ` --dim S=n` for the small test extents (N=3, M=2, K=4, G=2, H=3, R=5, D=2, Q=2) that are
+// extents of kernel `f` (`kir run` rejects a --dim the kernel does not have).
+inline std::string small_dims(const Function& f) {
+  static const std::map<std::string, int> small = {{"N", 3}, {"M", 2}, {"K", 4}, {"G", 2},
+                                                   {"H", 3}, {"R", 5}, {"D", 2}, {"Q", 2}};
+  std::set<std::string> syms;
+  for (const kir::Value* p : f.params())
+    if (p->type.is(TypeKind::View))
+      for (const Extent& e : p->type.shape())
+        for (const auto& sym : e.symbols()) syms.insert(sym);
+  std::string dims;
+  for (const auto& [sym, n] : small)
+    if (syms.count(sym)) dims += " --dim " + sym + "=" + std::to_string(n);
+  return dims;
 }
 
 inline std::string read_text(const std::filesystem::path& p) {
