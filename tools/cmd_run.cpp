@@ -29,6 +29,7 @@
 #include "oracle/differential.h"
 #include "tools/backend_flags.h"
 #include "tools/commands.h"
+#include "tools/expect_outputs.h"
 #include "tools/kernel_inputs.h"
 #include "kir/load.h"
 #include "numerics/format.h"
@@ -38,7 +39,8 @@ namespace {
 
 struct RunArgs {
   std::string path, kernel, output;
-  std::vector<std::string> inputs, dims, break_on, policies, dumps;
+  std::vector<std::string> inputs, dims, break_on, policies, dumps, expects;
+  uint64_t ulps = 0;
   uint64_t seed = 0;
   bool trace = false;
   bool envelope = false;
@@ -111,7 +113,9 @@ int run_backend(const RunArgs& a, const Module& m, const Function& k, std::map<s
   }
   if (a.no_check) {
     oracle::run_on_backend(m, k.name, args, opt);
-    return report_outputs(a, k, args);
+    const int status = report_outputs(a, k, args);
+    const int expect = check_expectations(a.expects, a.ulps, k, args, std::cerr);
+    return expect ? expect : status;
   }
   std::map<std::string, interp::KernelArg> out;
   auto d = oracle::run_differential(m, k.name, args, &out, opt);
@@ -131,7 +135,8 @@ int run_backend(const RunArgs& a, const Module& m, const Function& k, std::map<s
     return 1;
   }
   std::cout << "check: " << d.str() << "cpu: built from config row " << d.config_row << "\n";
-  return status;
+  const int expect = check_expectations(a.expects, a.ulps, k, out, std::cerr);
+  return expect ? expect : status;
 }
 
 int run(const RunArgs& a) {
@@ -173,6 +178,7 @@ int run(const RunArgs& a) {
     it.run_kernel(k->name, args);
     for (size_t i = 0; i < envelopes.records.size(); ++i) std::cout << "envelope: " << envelopes.line(i) << "\n";
     const int status = report_outputs(a, *k, args);
+    if (const int expect = check_expectations(a.expects, a.ulps, *k, args, std::cerr)) return expect;
     if (a.check_laws) {
       if (it.law_report().ok()) std::cout << "laws: " << it.law_report().str() << "\n";
       else std::cerr << it.law_report().str();
@@ -199,6 +205,10 @@ void register_run_command(CLI::App& app, int& exit_code) {
   run_cmd->add_option("--input", args.inputs, "name=file.npy | name=random:SEED | name=VALUE (scalars, enum members)");
   run_cmd->add_option("--dim", args.dims, "NAME=N for extents the inputs do not fix (default 8)");
   run_cmd->add_option("--output", args.output, "Directory for the Out/InOut views as .npy");
+  run_cmd->add_option("--expect", args.expects,
+                      "NAME=FILE.npy: compare output %NAME with FILE (exit 1 on a difference; the worst elements are "
+                      "printed)");
+  run_cmd->add_option("--ulps", args.ulps, "With --expect: float elements may differ by N ulps (default 0: bit for bit)");
   run_cmd->add_option("--seed", args.seed, "Seed of generated inputs (default 0)");
   run_cmd->add_flag("--trace", args.trace, "Print one line per executed op");
   run_cmd->add_flag("--envelope", args.envelope, "Print per reduce/scan/contract execution its uniqueness kind and reassociation envelope");

@@ -1,5 +1,7 @@
 // Entry point of the `kir` program: parses the command line and dispatches to a subcommand.
-// Usage errors exit with 2, invalid input with 1; no input may crash the program.
+// Exit codes: 0 ok, 1 invalid input or a run-time error, 2 usage error, 3 an incomplete result
+// (`kir run`: an Out element never written), 4 an internal error (a bug in kir). No input may
+// crash the program.
 #include <exception>
 #include <iostream>
 
@@ -9,7 +11,9 @@
 int main(int argc, char** argv) {
   kir::interp::keep_freed_memory();  // interpreter temporaries reuse memory (allocator.h)
   CLI::App app{"kir: reference interpreter, CPU backend and oracle for the Intent kernel language"};
-  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("kir ") + KIR_VERSION + " (Intent KIR toolkit; C++ " +
+                                         std::to_string(__cplusplus / 100) + ")");
+  app.require_subcommand(0, 1);
   int exit_code = 0;
   kir::tools::register_ir_commands(app, exit_code);
   kir::tools::register_numerics_commands(app, exit_code);
@@ -25,12 +29,18 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "kir: internal error: " << e.what() << "\n";
-    return 3;
+    return 4;
+  }
+  if (app.get_subcommands().empty()) {  // `kir` alone: the usage, as a usage error
+    std::cerr << app.help();
+    return 2;
   }
   return exit_code;
 }

@@ -355,3 +355,40 @@ TEST_CASE("kir run hints at --break-on when an output holds NaN", "[interp][cli]
   CHECK(r.out.find("try --break-on nan to stop where it is produced") != std::string::npos);
   std::filesystem::remove_all(d);
 }
+
+TEST_CASE("kir run --expect compares an output with an expected .npy and prints the worst elements", "[interp][cli]") {
+  auto d = tmp_dir("expect");
+  const std::string sm = (std::filesystem::path(KIR_SOURCE_DIR) / "examples" / "softmax.kir").string();
+  auto r = kir_cmd("run " + sm + " --output " + (d / "out").string());
+  REQUIRE(r.code == 0);
+  const std::string y = (d / "out" / "y.npy").string();
+  r = kir_cmd("run " + sm + " --expect y=" + y);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("expect: %y matches " + y + " (64 elements)") != std::string::npos);
+  // one element off by one ulp: --ulps 1 accepts it, the default (bit for bit) does not
+  auto t = interp::npy_to_tensor(interp::read_npy(y), DType::F32);
+  t.bits[17] += 1;
+  const std::string off = (d / "off.npy").string();
+  interp::write_npy(off, DType::F32, t.shape, t.bits);
+  r = kir_cmd("run " + sm + " --expect y=" + off);
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("kir run: %y differs from " + off + " at 1 of 64 elements (beyond 0 ulps); the worst:") != std::string::npos);
+  CHECK(r.out.find("  %y(1, 1): got ") != std::string::npos);
+  CHECK(r.out.find("(1 ulps)") != std::string::npos);
+  r = kir_cmd("run " + sm + " --expect y=" + off + " --ulps 1");
+  CHECK(r.code == 0);
+  r = kir_cmd("run " + sm + " --expect z=" + y);
+  CHECK(r.code == 2);
+  CHECK(r.out.find("kernel @softmax has no output %z; its outputs are %y") != std::string::npos);
+  std::filesystem::remove_all(d);
+}
+
+TEST_CASE("kir --version names the version; kir alone prints the usage and exits 2", "[interp][cli]") {
+  auto r = kir_cmd("--version");
+  CHECK(r.code == 0);
+  CHECK(r.out.rfind("kir 0.1", 0) == 0);
+  r = kir_cmd("");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("Subcommands:") != std::string::npos);
+}
