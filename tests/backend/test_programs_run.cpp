@@ -36,6 +36,11 @@ void run_file(const std::filesystem::path& path, int& kernels) {
       CHECK(r.out.find("error[backend]") != std::string::npos);
       continue;
     }
+    if (f->name == "views") {  // types_all.kir's empty kernel: its Out view is never written (exit 3)
+      CHECK(r.code == 3);
+      CHECK(r.out.find("never wrote 6 of 6 elements of Out view %y") != std::string::npos);
+      continue;
+    }
     CHECK(r.code == 0);
     CHECK(r.out.find("bit-identical to the interpreter") != std::string::npos);
   }

@@ -311,6 +311,11 @@ TEST_CASE("kir run exits 3 when an Out element was never written and names the v
   CHECK(r.out.find("partial.kir:1:27: error: the kernel never wrote 2 of 3 elements of Out view %y (the first at (1)); "
                    "the result is incomplete and " + (d / "out" / "y.npy").string() + " holds 0 there") !=
         std::string::npos);
+  // natively too: the interpreter's cross-check knows what the kernel wrote
+  r = kir_cmd("run " + path.string() + " --dim N=3 --backend cpu");
+  INFO(r.out);
+  CHECK(r.code == 3);
+  CHECK(r.out.find("the kernel never wrote 2 of 3 elements of Out view %y") != std::string::npos);
   std::filesystem::remove_all(d);
 }
 
