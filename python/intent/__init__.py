@@ -10,10 +10,10 @@
 `scale_rows.kir` is its canonical KIR; `scale_rows(x, y, 2.0)` runs it on NumPy arrays in kir's
 exact interpreter (`backend="cpu"`: the optimizing CPU backend). See docs/python.md.
 """
-from .dsl.types import DTYPES as _DTYPES, DType
-from .dsl.kernel import EnumBase as Enum, Helper, Kernel, Specialization
-from .dsl.errors import IntentError
-from .dsl.surface import ConstexprAnnotation, Forbidden, Marker, Namespace, ViewAnnotation, _Constexpr, _ViewKind
+from .dsl.types import DTYPES as _DTYPES, DType  # noqa: F401 (public names)
+from .dsl.kernel import EnumBase as Enum, Helper, Kernel, Specialization  # noqa: F401 (public names)
+from .dsl.errors import IntentError  # noqa: F401 (public names)
+from .dsl.surface import ConstexprAnnotation, Forbidden, Marker, Namespace, ViewAnnotation, _Constexpr, _ViewKind  # noqa: F401 (public names)
 
 # dtypes
 bool_ = _DTYPES["bool"]
@@ -66,7 +66,7 @@ sparse_matmul, sparse_contract = _m("sparse_matmul"), _m("sparse_contract")
 quantize, quantized_dot, histogram = _m("quantize"), _m("quantized_dot"), _m("histogram")
 gather, scatter_reduce, unique_store = _m("gather"), _m("scatter_reduce"), _m("unique_store")
 ragged, members = _m("ragged"), _m("members")
-from .dsl.ops_structured import Format as _Format  # noqa: E402
+from .dsl.ops_contract import Format as _Format  # noqa: E402
 
 
 class _Formats:

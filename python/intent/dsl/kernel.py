@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 import inspect
 import re
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List
 
 from . import types as T
 from .emitter import Function, Value
@@ -157,7 +157,6 @@ class Program:
         """Specializes `helper` for parameters of `arg_types` (a structured op's summarize, combine,
         apply or emit); a Python tuple it returns is one KIR tuple value. Returns its name and its
         result type in the caller's extents (`extra` maps placeholder symbols back)."""
-        from .kernel import Helper as _H  # noqa: F401
         if not isinstance(helper, Helper):
             raise fl.error(node, f"{role} is an @intent.fn helper, got {helper!r}", rule)
         gtypes, back = self.generalize(arg_types)

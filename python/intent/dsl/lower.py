@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional
 from . import types as T
 from .emitter import Emitter, Function, Raw, Value
 from .errors import IntentError, not_implemented
-from .surface import ConstexprAnnotation, Forbidden, Marker, Namespace, ViewAnnotation
+from .surface import Forbidden, Marker, Namespace
 
 
 class Source:

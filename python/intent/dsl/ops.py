@@ -8,12 +8,12 @@ import ast
 import builtins
 import math
 import struct
-from typing import Dict, List, Optional, Sequence
+from typing import List, Optional, Sequence
 
 from . import types as T
 from .emitter import Raw, Value
 from .errors import not_implemented
-from .lower import assigned_names, is_enum_member, is_runtime, Scope
+from .lower import assigned_names, is_runtime, Scope
 from .surface import Forbidden, Marker, Namespace
 
 INDEX = T.DTYPES["index"]
@@ -482,8 +482,11 @@ class OpLowering:
             raise self.error(node, f"constexpr call of {describe(f)} failed: {ex}", "L2.5") from None
 
     def call_marker(self, name, args, kwargs, node):
-        from . import ops_structured
-        m = getattr(self, "op_" + name.replace(".", "_"), None) or getattr(ops_structured, "op_" + name.replace(".", "_"), None)
+        from . import ops_contract, ops_memory, ops_reduce, ops_values
+        key = "op_" + name.replace(".", "_")
+        m = getattr(self, key, None)
+        for mod in (ops_values, ops_reduce, ops_contract, ops_memory):
+            m = m or getattr(mod, key, None)
         if m is None:
             raise self.error(node, not_implemented(f"intent.{name}"))
         try:
