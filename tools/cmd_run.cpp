@@ -30,6 +30,7 @@
 #include "tools/backend_flags.h"
 #include "tools/commands.h"
 #include "tools/expect_outputs.h"
+#include "tools/json_report.h"
 #include "tools/kernel_inputs.h"
 #include "kir/load.h"
 #include "numerics/format.h"
@@ -41,6 +42,8 @@ struct RunArgs {
   std::string path, kernel, output;
   std::vector<std::string> inputs, dims, break_on, policies, dumps, expects;
   uint64_t ulps = 0;
+  bool json = false;
+  mutable nlohmann::json report;  // with --json: what the run reports, printed once at the end
   uint64_t seed = 0;
   bool trace = false;
   bool envelope = false;
@@ -74,9 +77,13 @@ int report_outputs(const RunArgs& a, const Function& k, std::map<std::string, in
     int64_t undefined = 0, first_undefined = -1;
     for (size_t i = 0; i < h.storage->defined.size(); ++i)
       if (h.storage->defined[i] == 0 && undefined++ == 0) first_undefined = static_cast<int64_t>(i);
-    std::cout << "%" << p->name << ": " << interp::summarize(interp::Value(t));
-    if (undefined) std::cout << " (" << undefined << " elements never written)";
-    std::cout << "\n";
+    if (a.json) {
+      a.report["outputs"][p->name] = output_json(h);
+    } else {
+      std::cout << "%" << p->name << ": " << interp::summarize(interp::Value(t));
+      if (undefined) std::cout << " (" << undefined << " elements never written)";
+      std::cout << "\n";
+    }
     const std::string npy = (std::filesystem::path(a.output) / (p->name + ".npy")).string();
     if (!a.output.empty()) interp::write_npy(npy, t.dtype, t.shape, t.bits);
     if (undefined && p->type.access() == Access::Out) {
@@ -96,6 +103,7 @@ int report_outputs(const RunArgs& a, const Function& k, std::map<std::string, in
         break;
       }
   }
+  if (a.json) a.report["status"] = incomplete ? 3 : 0;
   return incomplete ? 3 : 0;
 }
 
@@ -139,17 +147,34 @@ int run_backend(const RunArgs& a, const Module& m, const Function& k, std::map<s
   return expect ? expect : status;
 }
 
+int run_text_or_json(const RunArgs& a);
+
+// With --json, stdout holds one JSON object: the file, kernel and backend, then the outputs and
+// status of a finished run, or the diagnostics of a file that does not load, or the run-time error.
 int run(const RunArgs& a) {
+  if (!a.json) return run_text_or_json(a);
+  if (a.trace || a.envelope || !a.dumps.empty() || a.check_laws)
+    return fail_usage("--json prints one JSON object; --trace, --envelope, --dump and --check-laws print text");
+  a.report = {{"file", a.path}, {"backend", a.backend}};
+  const int code = run_text_or_json(a);
+  if (!a.report.contains("status")) a.report["status"] = code;
+  if (code != 2) std::cout << a.report.dump(2) << "\n";
+  return code;
+}
+
+int run_text_or_json(const RunArgs& a) {
   Diagnostics diags;
   std::string source;
   auto m = load_canonical(a.path, diags, source);
   if (!m) {
+    if (a.json) a.report["diagnostics"] = diagnostics_json(diags);
     std::cerr << diags.render(source);
     return 1;
   }
   std::string err;
   const Function* k = choose_kernel(*m, a.kernel, a.path, err);
   if (!k) return fail_usage(err);
+  if (a.json) a.report["kernel"] = k->name;
   InputSpec spec;
   if (std::string e = parse_input_spec(a.inputs, a.dims, a.seed, spec); !e.empty()) return fail_usage(e);
   std::map<std::string, interp::KernelArg> args;
@@ -186,6 +211,7 @@ int run(const RunArgs& a) {
     }
     return status;
   } catch (const interp::RuntimeError& e) {
+    if (a.json) a.report["error"] = runtime_error_json(e);
     std::cerr << e.what() << "\n";
     return 1;
   } catch (const std::exception& e) {
@@ -208,6 +234,9 @@ void register_run_command(CLI::App& app, int& exit_code) {
   run_cmd->add_option("--expect", args.expects,
                       "NAME=FILE.npy: compare output %NAME with FILE (exit 1 on a difference; the worst elements are "
                       "printed)");
+  run_cmd->add_flag("--json", args.json,
+                    "Print one JSON object (outputs with dtype, shape, never-written and non-finite counts; or the "
+                    "diagnostics; or the run-time error with its kind, op, location, coordinates and loops)");
   run_cmd->add_option("--ulps", args.ulps, "With --expect: float elements may differ by N ulps (default 0: bit for bit)");
   run_cmd->add_option("--seed", args.seed, "Seed of generated inputs (default 0)");
   run_cmd->add_flag("--trace", args.trace, "Print one line per executed op");

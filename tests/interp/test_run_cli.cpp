@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "interp/npy.h"
 #include "tests/run_tool.h"
 #include "interp_test.h"
@@ -396,4 +398,54 @@ TEST_CASE("kir --version names the version; kir alone prints the usage and exits
   r = kir_cmd("");
   CHECK(r.code == 2);
   CHECK(r.out.find("Subcommands:") != std::string::npos);
+}
+
+TEST_CASE("kir run --json and kir verify --json print one machine-readable object", "[interp][cli]") {
+  auto d = tmp_dir("json");
+  auto path = d / "oob.kir";
+  std::ofstream(path) << "kernel @k(%x: In<f32[N]>, %y: Out<f32[N]>) {\n"
+                         "  %c0 = const() {value = 0} : index\n"
+                         "  %n = dim(%x) {axis = 0} : index\n"
+                         "  %d = domain(%c0, %n) : domain<N>\n"
+                         "  parallel(%d) region(%p: index) {\n"
+                         "    %c1 = const() {value = 1} : index\n"
+                         "    %q = add(%p, %c1) : index\n"
+                         "    %r = relation(%q) : relation<1 -> []>\n"
+                         "    %v = view.load(%x, %r) : f32\n"
+                         "    %w = relation(%p) : relation<1 -> []>\n"
+                         "    view.store(%y, %w, %v)\n"
+                         "    yield()\n"
+                         "  }\n"
+                         "}\n";
+  // stdout holds the JSON object; the human message (stderr, merged here) comes before it
+  auto json_of = [](const std::string& out) {
+    const size_t start = out.rfind('{', 0) == 0 ? 0 : out.find("\n{") + 1;
+    return nlohmann::json::parse(out.substr(start));
+  };
+  auto r = kir_cmd("run " + path.string() + " --dim N=3 --json");
+  CHECK(r.code == 1);
+  auto j = json_of(r.out);
+  CHECK(j["kernel"] == "k");
+  CHECK(j["error"]["kind"] == "out-of-bounds");
+  CHECK(j["error"]["op"] == "view.load");
+  CHECK(j["error"]["loops"] == "parallel %p = 2");
+  CHECK(j["status"] == 1);
+  const std::string sm = (std::filesystem::path(KIR_SOURCE_DIR) / "examples" / "softmax.kir").string();
+  r = kir_cmd("run " + sm + " --json");
+  CHECK(r.code == 0);
+  j = json_of(r.out);
+  CHECK(j["outputs"]["y"]["dtype"] == "f32");
+  CHECK(j["outputs"]["y"]["shape"] == nlohmann::json::array({4, 16}));
+  CHECK(j["outputs"]["y"]["undefined"] == 0);
+  CHECK(j["status"] == 0);
+  auto bad = d / "bad.kir";
+  std::ofstream(bad) << "kernel @k(%x: In<f32[N]>) {\n  %a = add(%x, %x) : f32[N]\n}\n";
+  r = kir_cmd("verify " + bad.string() + " --json");
+  CHECK(r.code == 1);
+  j = json_of(r.out);
+  CHECK(j["ok"] == false);
+  REQUIRE(j["diagnostics"].size() >= 1);
+  CHECK(j["diagnostics"][0]["line"] == 2);
+  CHECK(!j["diagnostics"][0]["rule"].get<std::string>().empty());
+  std::filesystem::remove_all(d);
 }
