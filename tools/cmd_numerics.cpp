@@ -14,6 +14,7 @@
 #include "numerics/math.h"
 #include "numerics/philox.h"
 #include "numerics/value_text.h"
+#include "kir/suggest.h"
 #include "tools/commands.h"
 
 namespace kir::tools {
@@ -30,8 +31,71 @@ struct Args {
 
 std::optional<DType> dtype_arg(const std::string& s) {
   auto d = parse_dtype(s);
-  if (!d) std::cerr << "kir numerics: unknown dtype '" << s << "'\n";
+  if (!d) {
+    std::vector<std::string> all;
+    for (DType x : {DType::Bool, DType::I8, DType::I16, DType::I32, DType::I64, DType::U8, DType::U16, DType::U32,
+                    DType::U64, DType::Index, DType::F16, DType::BF16, DType::F32, DType::F64, DType::E4M3, DType::E5M2,
+                    DType::E2M1, DType::E8M0})
+      all.emplace_back(name(x));
+    std::cerr << "kir numerics: unknown dtype '" << s << "'" << did_you_mean(s, all) << "; the dtypes are "
+              << join_names(all) << "\n";
+  }
   return d;
+}
+
+// `kir numerics format DTYPE`: the encoding of a dtype and what a cast into it does with values
+// it cannot hold (the numerics contract's table, for one dtype).
+int run_format(const Args& a) {
+  auto d = dtype_arg(a.src);
+  if (!d) return 2;
+  std::cout << name(*d) << ": " << info(*d).bits << " bits\n";
+  if (*d == DType::Bool) {
+    std::cout << "  values: false (0), true (1)\n  cast into bool: x != 0 (NaN -> true, +-0 -> false)\n";
+    return 0;
+  }
+  if (is_integer(*d)) {
+    const int b = info(*d).bits;
+    const bool sgn = is_signed_integer(*d);
+    const std::string lo = sgn ? "-" + std::to_string(uint64_t{1} << (b - 1)) : "0";
+    const std::string hi = sgn ? std::to_string((uint64_t{1} << (b - 1)) - 1)
+                               : (b == 64 ? std::string("18446744073709551615") : std::to_string((uint64_t{1} << b) - 1));
+    std::cout << "  " << (sgn ? "two's complement" : "unsigned") << ", range [" << lo << ", " << hi << "]\n"
+              << "  cast from an integer: wraps (truncated to " << b << " bits, then " << (sgn ? "sign" : "zero")
+              << "-extended)\n"
+              << "  cast from a float: truncated toward zero; NaN, +-inf or a value outside the range is an "
+                 "invalid-cast error\n";
+    return 0;
+  }
+  const num::FloatFormat& f = num::float_format(*d);
+  auto val = [&](uint64_t bits) { return num::format_value(Scalar{*d, bits}) + " (" + num::format_bits(Scalar{*d, bits}) + ")"; };
+  std::cout << "  sign/exponent/mantissa bits: " << (f.has_sign ? 1 : 0) << "/" << f.exp_bits << "/" << f.man_bits
+            << ", bias " << f.bias << ", precision " << f.precision << " bits\n"
+            << "  normal exponents: " << f.emin << ".." << f.emax << "\n"
+            << "  max finite: " << val(num::max_finite(*d)) << "\n";
+  uint64_t min_normal = num::zero_bits(*d), min_sub = 0;
+  bool found_sub = false;
+  // the smallest positive encodings, from +0 up (e8m0 has no zero: its encoding 0 is 2^-127)
+  for (uint64_t b = f.has_zero ? num::next_up(num::zero_bits(*d), *d) : 0; num::is_finite(b, *d); b = num::next_up(b, *d)) {
+    if (num::classify(b, *d) == num::FpClass::Subnormal) {
+      if (!found_sub) min_sub = b, found_sub = true;
+      continue;
+    }
+    min_normal = b;
+    break;
+  }
+  std::cout << "  min normal: " << val(min_normal) << "\n";
+  std::cout << "  min subnormal: " << (found_sub ? val(min_sub) : std::string("none (no subnormals)")) << "\n";
+  std::cout << "  infinity: " << (f.has_inf ? val(num::inf_bits(*d)) : std::string("none")) << "\n";
+  std::cout << "  NaN: " << (f.has_nan ? val(f.canonical_nan) + " (the NaN every operation returns)" : std::string("none"))
+            << "\n";
+  std::cout << "  zero: " << (f.has_zero ? (f.has_sign ? "+0 and -0" : "0") : "none (e8m0 holds powers of two only)")
+            << "\n";
+  std::cout << "  cast into " << name(*d) << ": rounds to nearest even once; a value too large becomes "
+            << (f.overflow == num::OverflowRule::ToInf      ? "+-inf"
+                : f.overflow == num::OverflowRule::ToNaN     ? "NaN (this format's cast does not saturate)"
+                                                            : "+-max finite (saturates)")
+            << "; NaN becomes " << (f.has_nan ? "the canonical NaN" : "an invalid-cast error") << "\n";
+  return 0;
 }
 
 std::string show(Scalar v) {
@@ -180,6 +244,10 @@ void register_numerics_commands(CLI::App& app, int& exit_code) {
   philox->add_option("COUNTER", args->counter, "first logical counter")->required();
   philox->add_option("--count", args->count, "number of consecutive words (default 1)");
   philox->callback([args, &exit_code] { exit_code = run_philox(*args); });
+
+  auto* format = cmd->add_subcommand("format", "The encoding of DTYPE: bits, bias, range, special values, cast rules");
+  format->add_option("DTYPE", args->src, "dtype")->required();
+  format->callback([args, &exit_code] { exit_code = run_format(*args); });
 
   auto* ulp = cmd->add_subcommand("ulp", "Number of representable steps between A and B");
   ulp->add_option("DTYPE", args->src, "float dtype")->required();

@@ -1,0 +1,34 @@
+// `kir numerics format DTYPE` (issue 15 item 8): the encoding of a dtype and what casts into it do,
+// checked against the formats' published facts (OCP FP8/MX: e4m3 max 448 = 0x7E, no Inf; e2m1
+// saturates at 6; e8m0 is 2^(e-127) with no zero; IEEE bf16 is 1/8/7).
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "tests/run_tool.h"
+
+TEST_CASE("kir numerics format prints encodings, ranges, special values and cast rules", "[cli][numerics]") {
+  auto r = kir::test::run_kir("numerics format e4m3");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("sign/exponent/mantissa bits: 1/4/3, bias 7") != std::string::npos);
+  CHECK(r.out.find("max finite: 448 (0x7e)") != std::string::npos);
+  CHECK(r.out.find("min subnormal: 0.001953125 (0x01)") != std::string::npos);
+  CHECK(r.out.find("infinity: none") != std::string::npos);
+  CHECK(r.out.find("a value too large becomes NaN") != std::string::npos);
+  r = kir::test::run_kir("numerics format e2m1");
+  CHECK(r.out.find("max finite: 6 (0x7)") != std::string::npos);
+  CHECK(r.out.find("+-max finite (saturates)") != std::string::npos);
+  CHECK(r.out.find("NaN becomes an invalid-cast error") != std::string::npos);
+  r = kir::test::run_kir("numerics format e8m0");
+  CHECK(r.out.find("min normal: 5.877471754111438e-39 (0x00)") != std::string::npos);
+  CHECK(r.out.find("zero: none") != std::string::npos);
+  r = kir::test::run_kir("numerics format bf16");
+  CHECK(r.out.find("1/8/7, bias 127, precision 8 bits") != std::string::npos);
+  CHECK(r.out.find("infinity: inf (0x7f80)") != std::string::npos);
+  r = kir::test::run_kir("numerics format i8");
+  CHECK(r.out.find("range [-128, 127]") != std::string::npos);
+  r = kir::test::run_kir("numerics format u64");
+  CHECK(r.out.find("range [0, 18446744073709551615]") != std::string::npos);
+  r = kir::test::run_kir("numerics format f33");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("unknown dtype 'f33' (did you mean f32?)") != std::string::npos);
+}
