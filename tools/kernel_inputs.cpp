@@ -149,8 +149,10 @@ const Function* choose_kernel(const Module& m, const std::string& name, const st
   for (const auto& f : m.functions)
     if (f->is_kernel()) kernels.push_back(f->name);
   if (!name.empty()) {
-    const Function* k = m.find_function(name);
-    if (!k || !k->is_kernel()) err = "no kernel @" + name + " in " + path;
+    const std::string n = name[0] == '@' ? name.substr(1) : name;  // --kernel k or --kernel @k
+    const Function* k = m.find_function(n);
+    if (!k || !k->is_kernel())
+      err = "no kernel @" + n + " in " + path + did_you_mean(n, kernels) + "; its kernels are " + join_names(kernels, "@");
     return err.empty() ? k : nullptr;
   }
   if (kernels.size() == 1) return m.find_function(kernels[0]);

@@ -449,3 +449,12 @@ TEST_CASE("kir run --json and kir verify --json print one machine-readable objec
   CHECK(!j["diagnostics"][0]["rule"].get<std::string>().empty());
   std::filesystem::remove_all(d);
 }
+
+TEST_CASE("--kernel takes a name with or without @ and lists the kernels when it is unknown", "[interp][cli]") {
+  const std::string sm = (std::filesystem::path(KIR_SOURCE_DIR) / "examples" / "softmax.kir").string();
+  CHECK(kir_cmd("run " + sm + " --kernel @softmax").code == 0);
+  CHECK(kir_cmd("run " + sm + " --kernel softmax").code == 0);
+  auto r = kir_cmd("run " + sm + " --kernel softmx");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("no kernel @softmx in " + sm + " (did you mean softmax?); its kernels are @softmax") != std::string::npos);
+}
