@@ -77,24 +77,14 @@ Flow op_const(Engine& E, Frame& f, const Operation& op) {
 }
 
 // ---- binary ----
-const std::unordered_map<std::string, num::BinaryOp>& binary_ops() {
-  static const std::unordered_map<std::string, num::BinaryOp> m = {
-      {"add", num::BinaryOp::Add}, {"sub", num::BinaryOp::Sub}, {"mul", num::BinaryOp::Mul},
-      {"div", num::BinaryOp::Div}, {"rem", num::BinaryOp::Rem}, {"min", num::BinaryOp::Min},
-      {"max", num::BinaryOp::Max}, {"and", num::BinaryOp::And}, {"or", num::BinaryOp::Or},
-      {"xor", num::BinaryOp::Xor}, {"shl", num::BinaryOp::Shl}, {"shr", num::BinaryOp::Shr}};
-  return m;
-}
-
 Flow op_binary(Engine& E, Frame& f, const Operation& op) {
   const Value &va = E.operand(f, op, 0), &vb = E.operand(f, op, 1);
   Elems a = elems(va), b = elems(vb);
   check_same(op, a, b);
   if (a.dtype != b.dtype) fail(op, ErrorKind::ShapeMismatch, "operand dtypes differ");
   const bool is_pow = op.name == "pow";
-  const bool fl = is_any_float(a.dtype);
   num::BinaryOp bop = num::BinaryOp::Add;
-  if (!is_pow) bop = binary_ops().at(op.name);
+  if (!is_pow) bop = *num::parse_binary_op(op.name);
   const bool approx = attr_bool(op, "approximate"), ftz = attr_bool(op, "flush_to_zero");
   if (!is_pow && !approx && !ftz && fast::binary_supported(bop, a.dtype) && !a.scalar) {
     // A dead operand's tensor takes the result in place (same dtype and shape; out[i] depends
@@ -116,15 +106,7 @@ Flow op_binary(Engine& E, Frame& f, const Operation& op) {
   }
   for (int64_t i = 0; i < a.n; ++i) {
     Scalar x{a.dtype, el(a, i)}, y{b.dtype, el(b, i)};
-    if (is_pow) {
-      out[static_cast<size_t>(i)] = num::float_pow(x, y).bits;
-      continue;
-    }
-    if (fl && bop == num::BinaryOp::Rem) {
-      out[static_cast<size_t>(i)] = num::float_fmod(x, y).bits;
-      continue;
-    }
-    num::Result<Scalar> r = (fl && bop == num::BinaryOp::Div) ? num::fdiv(x, y, approx, ftz) : num::binary(bop, x, y);
+    num::Result<Scalar> r = num::pointwise_binary(bop, is_pow, x, y, approx, ftz);
     if (!r) numeric_fail(op, static_cast<int>(r.status()), r.error().message, coords_of(a, i));
     out[static_cast<size_t>(i)] = r->bits;
   }
@@ -226,7 +208,7 @@ Flow op_cast(Engine& E, Frame& f, const Operation& op) {
 
 void register_pointwise_ops(HandlerTable& t) {
   t["const"] = op_const;
-  for (const auto& [n, _] : binary_ops()) t[n] = op_binary;
+  for (const char* n : {"add", "sub", "mul", "div", "rem", "min", "max", "and", "or", "xor", "shl", "shr"}) t[n] = op_binary;
   t["pow"] = op_binary;
   t["cmp"] = op_cmp;
   t["select"] = op_select;

@@ -4,6 +4,7 @@
 
 #include <mpfr.h>
 
+#include "numerics/arith.h"
 #include "numerics/format.h"
 
 namespace kir::num {
@@ -34,6 +35,14 @@ Scalar float_fmod(Scalar a, Scalar b) {
   mpfr_set_prec(r.x, 64);
   mpfr_fmod(r.x, x.x, y.x, MPFR_RNDN);  // exact: the remainder has at most the operand precision
   return Scalar{a.dtype, round_to(r.x, a.dtype)};
+}
+
+Result<Scalar> pointwise_binary(BinaryOp op, bool is_pow, Scalar a, Scalar b, bool approximate, bool flush_to_zero) {
+  const bool fl = is_any_float(a.dtype);
+  if (is_pow) return float_pow(a, b);
+  if (fl && op == BinaryOp::Rem) return float_fmod(a, b);
+  if (fl && op == BinaryOp::Div) return fdiv(a, b, approximate, flush_to_zero);
+  return binary(op, a, b);
 }
 
 }  // namespace kir::num

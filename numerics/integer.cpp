@@ -34,6 +34,17 @@ const char* op_name(BinaryOp op) {
   }
   return "?";
 }
+std::optional<BinaryOp> parse_binary_op(std::string_view name) {
+  for (BinaryOp op : {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::Rem, BinaryOp::Min,
+                      BinaryOp::Max, BinaryOp::And, BinaryOp::Or, BinaryOp::Xor, BinaryOp::Shl, BinaryOp::Shr})
+    if (name == op_name(op)) return op;
+  return std::nullopt;
+}
+std::optional<UnaryOp> parse_unary_op(std::string_view name) {
+  for (UnaryOp op : {UnaryOp::Neg, UnaryOp::Abs, UnaryOp::Not, UnaryOp::Sqrt, UnaryOp::Floor})
+    if (name == op_name(op)) return op;
+  return std::nullopt;
+}
 const char* op_name(UnaryOp op) {
   switch (op) {
     case UnaryOp::Neg: return "neg";

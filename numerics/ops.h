@@ -1,5 +1,7 @@
 // Names of the scalar operations shared by integer.h and arith.h (and the interpreter).
 #pragma once
+#include <optional>
+#include <string_view>
 
 namespace kir::num {
 
@@ -9,5 +11,8 @@ enum class CompareOp : unsigned char { Eq, Ne, Lt, Le, Gt, Ge };
 
 const char* op_name(BinaryOp op);
 const char* op_name(UnaryOp op);
+// The op named `name` ("add" ... "shr"; "neg" ... "floor"), or nullopt.
+std::optional<BinaryOp> parse_binary_op(std::string_view name);
+std::optional<UnaryOp> parse_unary_op(std::string_view name);
 
 }  // namespace kir::num

@@ -10,6 +10,7 @@
 
 #include "numerics/arith.h"
 #include "numerics/cast.h"
+#include "numerics/float_extra.h"
 #include "numerics/format.h"
 #include "numerics/math.h"
 #include "numerics/philox.h"
@@ -169,16 +170,25 @@ int run_ulp(const Args& a) {
   return 0;
 }
 
+// `kir numerics eval FUNC DTYPE X [Y]`: what `kir run` computes for one element of a pointwise op
+// (the same functions: num::pointwise_binary, num::unary, num::eval_unary), with the inputs shown
+// as they were rounded into DTYPE.
 int run_eval(const Args& a) {
   auto d = dtype_arg(a.src);
   if (!d) return 2;
   const std::string& f = a.func;
-  const struct {
-    const char* name;
-    num::BinaryOp op;
-  } binops[] = {{"add", num::BinaryOp::Add}, {"sub", num::BinaryOp::Sub},
-                {"mul", num::BinaryOp::Mul}, {"div", num::BinaryOp::Div},
-                {"min", num::BinaryOp::Min}, {"max", num::BinaryOp::Max}};
+  const auto bop = num::parse_binary_op(f);
+  const bool is_pow = f == "pow";
+  const auto uop = num::parse_unary_op(f);
+  const bool math = num::parse_math_fn(f).has_value();
+  if (!bop && !is_pow && !uop && !math) {
+    std::vector<std::string> fns = {"add", "sub", "mul", "div", "rem", "min", "max", "and", "or", "xor", "shl", "shr",
+                                    "pow", "neg", "not", "abs", "sqrt", "floor", "exp", "exp2", "log", "log1p",
+                                    "lgamma", "sin", "asin", "cos", "tanh", "erf", "erfc", "i0", "rsqrt", "sigmoid"};
+    std::cerr << "kir numerics: unknown function '" << f << "'" << did_you_mean(f, fns) << "; the functions are "
+              << join_names(fns) << "\n";
+    return 2;
+  }
   int rc = 0;
   std::vector<Scalar> vals;
   for (const auto& x : a.xs) {
@@ -186,13 +196,13 @@ int run_eval(const Args& a) {
     if (!v) return rc;
     vals.push_back(*v);
   }
-  for (const auto& b : binops) {
-    if (f != b.name) continue;
+  if (bop || is_pow) {
     if (vals.size() != 2) {
       std::cerr << "kir numerics: eval " << f << " takes exactly 2 values\n";
       return 2;
     }
-    auto r = num::binary(b.op, vals[0], vals[1]);
+    auto r = num::pointwise_binary(bop.value_or(num::BinaryOp::Add), is_pow, vals[0], vals[1]);
+    std::cout << f << "(" << show(vals[0]) << ", " << show(vals[1]) << ") -> ";
     if (!r) {
       std::cout << "error: " << r.error().message << "\n";
       return 1;
@@ -200,11 +210,6 @@ int run_eval(const Args& a) {
     std::cout << show(*r) << "\n";
     return 0;
   }
-  std::optional<num::UnaryOp> uop;
-  if (f == "sqrt") uop = num::UnaryOp::Sqrt;
-  if (f == "abs") uop = num::UnaryOp::Abs;
-  if (f == "floor") uop = num::UnaryOp::Floor;
-  if (f == "neg") uop = num::UnaryOp::Neg;
   for (const Scalar& v : vals) {
     if (uop) {
       auto r = num::unary(*uop, v);
@@ -218,8 +223,8 @@ int run_eval(const Args& a) {
     }
     auto r = num::eval_unary(f, *d, v.bits);
     if (!r) {
-      std::cerr << "not implemented: " << f << " on " << name(*d) << "\n";
-      return 1;
+      std::cerr << "kir numerics: " << f << " takes f16, bf16, f32 or f64, not " << name(*d) << "\n";
+      return 2;
     }
     std::cout << show(v) << " -> " << show(Scalar{*d, *r}) << "\n";
   }
@@ -256,8 +261,8 @@ void register_numerics_commands(CLI::App& app, int& exit_code) {
   ulp->callback([args, &exit_code] { exit_code = run_ulp(*args); });
 
   auto* eval = cmd->add_subcommand(
-      "eval", "Evaluate FUNC in DTYPE: add sub mul div min max (2 values), sqrt abs floor neg, "
-              "or a math function");
+      "eval", "Evaluate FUNC in DTYPE as kir run does: add sub mul div rem min max and or xor shl shr pow "
+              "(2 values), neg not abs sqrt floor, or a math function (exp ... sigmoid)");
   eval->add_option("FUNC", args->func, "operation name")->required();
   eval->add_option("DTYPE", args->src, "dtype")->required();
   eval->add_option("X", args->xs, "values: decimal or 0x bit pattern")->required();

@@ -32,3 +32,19 @@ TEST_CASE("kir numerics format prints encodings, ranges, special values and cast
   CHECK(r.code == 2);
   CHECK(r.out.find("unknown dtype 'f33' (did you mean f32?)") != std::string::npos);
 }
+
+TEST_CASE("kir numerics eval computes every pointwise function kir run does, inputs shown rounded", "[cli][numerics]") {
+  auto r = kir::test::run_kir("numerics eval pow f32 2 0.5");
+  CHECK(r.code == 0);
+  // sqrt(2) rounded to f32 is 0x3fb504f3
+  CHECK(r.out.find("pow(f32 0x40000000 2, f32 0x3f000000 0.5) -> f32 0x3fb504f3") != std::string::npos);
+  // 0.1 and 0.2 in f16 are 0x2e66 and 0x3266; their sum rounds to 0x34cc (0.2998046875)
+  r = kir::test::run_kir("numerics eval add f16 0.1 0.2");
+  CHECK(r.out.find("add(f16 0x2e66 0.0999755859375, f16 0x3266 0.199951171875) -> f16 0x34cc 0.2998046875") !=
+        std::string::npos);
+  r = kir::test::run_kir("numerics eval rem f32 5.5 2");  // fmod: 1.5
+  CHECK(r.out.find("-> f32 0x3fc00000 1.5") != std::string::npos);
+  r = kir::test::run_kir("numerics eval sinn f32 1");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("unknown function 'sinn' (did you mean sin?)") != std::string::npos);
+}
