@@ -14,7 +14,7 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)" --target kir
 echo "== op-spec manifests: kir spec validate specs"
 build/tools/kir spec validate specs
-echo "== example kernels: kir campaign examples"
-build/tools/kir campaign examples
+echo "== example kernels: kir campaign examples --backend cpu (interpreter and CPU backend, bit for bit)"
+build/tools/kir campaign examples --backend cpu
 echo "== manifest workloads: interpreter vs reference kernels, CPU backend vs interpreter: kir spec run specs --backend cpu"
 exec build/tools/kir spec run specs --backend cpu
