@@ -208,7 +208,7 @@ Flow op_cast(Engine& E, Frame& f, const Operation& op) {
 
 void register_pointwise_ops(HandlerTable& t) {
   t["const"] = op_const;
-  for (const char* n : {"add", "sub", "mul", "div", "rem", "min", "max", "and", "or", "xor", "shl", "shr"}) t[n] = op_binary;
+  for (num::BinaryOp b : num::kBinaryOps) t[num::op_name(b)] = op_binary;
   t["pow"] = op_binary;
   t["cmp"] = op_cmp;
   t["select"] = op_select;

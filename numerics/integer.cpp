@@ -35,13 +35,12 @@ const char* op_name(BinaryOp op) {
   return "?";
 }
 std::optional<BinaryOp> parse_binary_op(std::string_view name) {
-  for (BinaryOp op : {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::Rem, BinaryOp::Min,
-                      BinaryOp::Max, BinaryOp::And, BinaryOp::Or, BinaryOp::Xor, BinaryOp::Shl, BinaryOp::Shr})
+  for (BinaryOp op : kBinaryOps)
     if (name == op_name(op)) return op;
   return std::nullopt;
 }
 std::optional<UnaryOp> parse_unary_op(std::string_view name) {
-  for (UnaryOp op : {UnaryOp::Neg, UnaryOp::Abs, UnaryOp::Not, UnaryOp::Sqrt, UnaryOp::Floor})
+  for (UnaryOp op : kUnaryOps)
     if (name == op_name(op)) return op;
   return std::nullopt;
 }

@@ -9,6 +9,11 @@ enum class BinaryOp : unsigned char { Add, Sub, Mul, Div, Rem, Min, Max, And, Or
 enum class UnaryOp : unsigned char { Neg, Abs, Not, Sqrt, Floor };
 enum class CompareOp : unsigned char { Eq, Ne, Lt, Le, Gt, Ge };
 
+inline constexpr BinaryOp kBinaryOps[] = {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div,
+                                          BinaryOp::Rem, BinaryOp::Min, BinaryOp::Max, BinaryOp::And,
+                                          BinaryOp::Or,  BinaryOp::Xor, BinaryOp::Shl, BinaryOp::Shr};
+inline constexpr UnaryOp kUnaryOps[] = {UnaryOp::Neg, UnaryOp::Abs, UnaryOp::Not, UnaryOp::Sqrt, UnaryOp::Floor};
+
 const char* op_name(BinaryOp op);
 const char* op_name(UnaryOp op);
 // The op named `name` ("add" ... "shr"; "neg" ... "floor"), or nullopt.

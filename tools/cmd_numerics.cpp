@@ -182,9 +182,13 @@ int run_eval(const Args& a) {
   const auto uop = num::parse_unary_op(f);
   const bool math = num::parse_math_fn(f).has_value();
   if (!bop && !is_pow && !uop && !math) {
-    std::vector<std::string> fns = {"add", "sub", "mul", "div", "rem", "min", "max", "and", "or", "xor", "shl", "shr",
-                                    "pow", "neg", "not", "abs", "sqrt", "floor", "exp", "exp2", "log", "log1p",
-                                    "lgamma", "sin", "asin", "cos", "tanh", "erf", "erfc", "i0", "rsqrt", "sigmoid"};
+    std::vector<std::string> fns;
+    for (num::BinaryOp b : num::kBinaryOps) fns.emplace_back(num::op_name(b));
+    fns.emplace_back("pow");
+    for (num::UnaryOp u : num::kUnaryOps) fns.emplace_back(num::op_name(u));
+    for (int i = 0; i < num::kNumMathFns; ++i)
+      if (std::string n(num::name(static_cast<num::MathFn>(i))); std::find(fns.begin(), fns.end(), n) == fns.end())
+        fns.push_back(n);
     std::cerr << "kir numerics: unknown function '" << f << "'" << did_you_mean(f, fns) << "; the functions are "
               << join_names(fns) << "\n";
     return 2;

@@ -38,6 +38,8 @@ class Source:
         self.tree = ast.parse(textwrap.dedent(text))
         self.first = first
         self.defn = self.tree.body[0]
+        # the names the function reads from enclosing scopes: resolved once, not per lookup
+        self.nonlocals = inspect.getclosurevars(fn).nonlocals
         if not isinstance(self.defn, ast.FunctionDef):
             raise IntentError("@intent.kernel / @intent.fn decorate a plain `def`", rule="L1.1", file=self.file,
                               line=first)
@@ -50,7 +52,6 @@ class Scope:
     def __init__(self, parent: Optional["Scope"] = None):
         self.parent = parent
         self.vars: Dict[str, Any] = {}
-        self.assigned: set = set()
         self.cache: Dict[Any, Value] = {}
 
     def lookup(self, name: str):
@@ -68,10 +69,6 @@ class Scope:
                 return s.cache[key]
             s = s.parent
         return None
-
-
-class Break(Exception):
-    pass
 
 
 def assigned_names(stmts) -> List[str]:
@@ -140,17 +137,14 @@ class FunctionLowering:
 
     # -- names ---------------------------------------------------------------------------------
     def bind(self, name: str, value) -> None:
-        if isinstance(value, Value) and value.name.startswith("t") and value.op and value.op != "param":
-            pass
         self.scope.vars[name] = value
-        self.scope.assigned.add(name)
 
     def lookup(self, node: ast.Name):
         found, v = self.scope.lookup(node.id)
         if found:
             return v
         g = self.src.fn.__globals__
-        closure = inspect.getclosurevars(self.src.fn).nonlocals
+        closure = self.src.nonlocals
         if node.id in self.views:  # an extent symbol of a view parameter: its runtime extent
             if node.id in closure or node.id in g:
                 other = closure[node.id] if node.id in closure else g[node.id]
@@ -231,8 +225,6 @@ class FunctionLowering:
     def assign(self, target, value, node) -> None:
         self.at(node)
         if isinstance(target, ast.Name):
-            if isinstance(value, Value) and value.op in ("const", "dim") and value.name.startswith("t"):
-                pass
             self.bind(target.id, value)
         elif isinstance(target, (ast.Tuple, ast.List)):
             hints = [t.id if isinstance(t, ast.Name) else "t" for t in target.elts]

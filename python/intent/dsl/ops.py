@@ -498,7 +498,7 @@ class OpLowering:
             raise
 
     # -- control ------------------------------------------------------------------------------------
-    def carried(self, stmts, include_new=False):
+    def carried(self, stmts):
         """Runtime names assigned in `stmts` that are visible before them: the carries."""
         out = []
         for n in assigned_names(stmts):
