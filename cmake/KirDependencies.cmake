@@ -8,6 +8,8 @@ find_package(fmt REQUIRED)
 if(NOT KIR_FUZZ_ONLY)  # the command line and the tests only
   find_package(CLI11 REQUIRED)
   find_package(Catch2 2 REQUIRED)
+  # Mustache templates (header-only) for kir report's Markdown and HTML.
+  find_path(KAINJOW_MUSTACHE_INCLUDE kainjow/mustache.hpp REQUIRED)
 endif()
 find_package(nlohmann_json REQUIRED)
 find_package(yaml-cpp REQUIRED)

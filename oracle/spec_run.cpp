@@ -98,25 +98,39 @@ void run_backend_case(const Module& m, const Function& k, const std::map<std::st
 void run_case(const specs::OpSpec& op, const specs::Call& call, const LoadedKernels& kern, const LoadedKernels& ref,
               bool inject_special, CaseResult* backend) {
   const Function& k = kernel_for_call(*kern.module, op.name, call, kern.path);
-  const Function& r = kernel_for_call(*ref.module, op.name, call, ref.path);
+  kernel_for_call(*ref.module, op.name, call, ref.path);  // a missing reference kernel fails before any run
   specs::DataOptions dopt;
   dopt.inject_special = inject_special;
   const std::vector<specs::TensorData> data = generate_case_inputs(op, call, dopt);
-
   Invocation got = guarded("kernel @" + k.name, [&] { return build_args(k, call, data); });
-  std::map<std::string, std::vector<uint64_t>> before;
-  for (const auto& [n, h] : got.views) before[n] = h.storage->bits;
   if (backend) run_backend_case(*kern.module, k, got.args, *backend);
-  run_kernel(*kern.module, k, got, "kernel");
-  check_manifest_rules(op, call, got, before);
+  run_paired_kernel(op, call, *kern.module, k, got);
+  for (const auto& t : compare_with_reference(op, call, ref, data, got))
+    if (!t.comparison.ok())
+      fail(std::string(t.output ? "output '" : "mutated input '") + t.tensor + "': " + t.comparison.str());
+}
 
+}  // namespace
+
+void run_paired_kernel(const specs::OpSpec& op, const specs::Call& call, const Module& m, const Function& k, Invocation& inv) {
+  std::map<std::string, std::vector<uint64_t>> before;
+  for (const auto& [n, h] : inv.views) before[n] = h.storage->bits;
+  run_kernel(m, k, inv, "kernel");
+  check_manifest_rules(op, call, inv, before);
+}
+
+std::vector<ReferenceComparison> compare_with_reference(const specs::OpSpec& op, const specs::Call& call,
+                                                        const LoadedKernels& ref, const std::vector<specs::TensorData>& data,
+                                                        const Invocation& got) {
+  const Function& r = kernel_for_call(*ref.module, op.name, call, ref.path);
   Invocation want = guarded("reference @" + r.name, [&] { return build_args(r, call, data); });
   run_kernel(*ref.module, r, want, "reference");
+  std::vector<ReferenceComparison> out;
   for (const auto& t : call.tensors) {
     if (!t.present) continue;
     const specs::TensorDecl* decl = op.tensor(t.name);
-    const bool compared = t.role == specs::Role::Output ? !aliased_to_written_input(op, t.name, call)
-                                                        : decl && specs::input_written(*decl, call);
+    const bool is_output = t.role == specs::Role::Output;
+    const bool compared = is_output ? !aliased_to_written_input(op, t.name, call) : decl && specs::input_written(*decl, call);
     if (!compared) continue;
     auto g = got.views.find(t.name);
     auto w = want.views.find(t.name);
@@ -126,12 +140,11 @@ void run_case(const specs::OpSpec& op, const specs::Call& call, const LoadedKern
     if (gv.storage->dtype != wv.storage->dtype || gv.shape != wv.shape)
       fail(t.name + ": kernel gives " + std::string(name(gv.storage->dtype)) + interp::shape_str(gv.shape) + ", reference " +
            std::string(name(wv.storage->dtype)) + interp::shape_str(wv.shape));
-    Comparison c = compare_elements(gv.storage->dtype, gv.shape, gv.storage->bits, wv.storage->bits, ref.tolerance);
-    if (!c.ok()) fail(std::string(t.role == specs::Role::Output ? "output '" : "mutated input '") + t.name + "': " + c.str());
+    out.push_back({t.name, is_output,
+                   compare_elements(gv.storage->dtype, gv.shape, gv.storage->bits, wv.storage->bits, ref.tolerance)});
   }
+  return out;
 }
-
-}  // namespace
 
 const char* status_name(CaseResult::Status s) {
   switch (s) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "oracle/spec_args.h"
 #include "oracle/spec_cases.h"  // reference_path
 
 namespace kir::oracle {
@@ -50,6 +51,22 @@ struct SpecRunSummary {
   size_t count_backend(CaseResult::Status s) const;
   size_t artifacts_compiled = 0, artifacts_loaded = 0;  // backend artifacts: built now / from the cache
 };
+
+// The steps of one case after its arguments, for callers that run a case themselves (kir report).
+// run_paired_kernel runs kernel `k` in the interpreter on `inv` and checks the manifest's rules on
+// its results (every present output fully written, inputs that are not `mutated` untouched);
+// compare_with_reference runs the op's reference kernel on the same input data and compares every
+// output and mutated input with `got`'s within the reference file's tolerance. Both throw
+// SpecCaseError with the failure.
+void run_paired_kernel(const specs::OpSpec& op, const specs::Call& call, const Module& m, const Function& k, Invocation& inv);
+struct ReferenceComparison {
+  std::string tensor;
+  bool output = true;  // false: a mutated input
+  Comparison comparison;
+};
+std::vector<ReferenceComparison> compare_with_reference(const specs::OpSpec& op, const specs::Call& call,
+                                                        const LoadedKernels& ref, const std::vector<specs::TensorData>& data,
+                                                        const Invocation& got);
 
 SpecRunSummary run_spec_workloads(const std::vector<std::string>& paths, const SpecRunOptions& opts);
 

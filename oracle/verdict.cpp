@@ -79,20 +79,6 @@ std::vector<size_t> mismatches(const interp::HostView& got, const interp::HostVi
   return out;
 }
 
-// The envelope component whose canonical values are exactly `canon`'s elements: the output is
-// that op's result stored unchanged.
-const interp::EnvelopeComponent* stored_component(const interp::EnvelopeLog& log, const interp::HostView& canon) {
-  const auto& bits = canon.storage->bits;
-  for (auto r = log.records.rbegin(); r != log.records.rend(); ++r)
-    for (const auto& c : r->components) {
-      if (c.dtype != canon.storage->dtype || c.elements.size() != bits.size() || bits.empty()) continue;
-      bool same = true;
-      for (size_t e = 0; e < bits.size() && same; ++e) same = same_result(c.dtype, c.elements[e].canonical, bits[e]);
-      if (same) return &c;
-    }
-  return nullptr;
-}
-
 std::string envelope_words(const interp::ElementEnvelope& e, DType d) {
   std::ostringstream s;
   s << "within " << e.env.bound << " of the exact " << fmt(d, e.canonical) << " (reassociation envelope)";
@@ -113,6 +99,19 @@ const char* outcome_name(Outcome o) {
     case Outcome::InvalidProgram: return "invalid-program";
   }
   return "?";
+}
+
+// See verdict.h.
+const interp::EnvelopeComponent* stored_component(const interp::EnvelopeLog& log, const interp::HostView& canon) {
+  const auto& bits = canon.storage->bits;
+  for (auto r = log.records.rbegin(); r != log.records.rend(); ++r)
+    for (const auto& c : r->components) {
+      if (c.dtype != canon.storage->dtype || c.elements.size() != bits.size() || bits.empty()) continue;
+      bool same = true;
+      for (size_t e = 0; e < bits.size() && same; ++e) same = same_result(c.dtype, c.elements[e].canonical, bits[e]);
+      if (same) return &c;
+    }
+  return nullptr;
 }
 
 bool same_result(DType d, uint64_t a, uint64_t b) {

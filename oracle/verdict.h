@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "backends/cpu/driver/compiler.h"
+#include "interp/envelope_log.h"
 #include "interp/interpreter.h"
 
 namespace kir::oracle {
@@ -94,5 +95,10 @@ Verdict compile_failure_verdict(const std::string& what);
 
 // Whether two element bit patterns of dtype d are the same result (NaN any payload).
 bool same_result(DType d, uint64_t a, uint64_t b);
+
+// The component of a canonical run's envelope log whose canonical values are exactly `canon`'s
+// elements (same dtype and count): the output is that reduce/scan/contract result stored
+// unchanged, so its reassociation envelope applies element by element. nullptr when none.
+const interp::EnvelopeComponent* stored_component(const interp::EnvelopeLog& log, const interp::HostView& canon);
 
 }  // namespace kir::oracle

@@ -9,6 +9,7 @@ PKGS=(
   libyaml-cpp-dev librapidcheck-dev catch2 libcli11-dev libfmt-dev nlohmann-json3-dev
   libbenchmark-dev
   pybind11-dev python3-dev python3-numpy python3-pytest
+  libkainjow-mustache-dev python3-jsonschema chromium
 )
 missing=()
 for p in "${PKGS[@]}"; do

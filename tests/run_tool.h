@@ -15,10 +15,11 @@ struct ToolRun {
   std::string out;
 };
 
-inline ToolRun run_kir(const std::string& args) {
+// `env`: variable assignments for this run only ("KIR_MUTANT=name").
+inline ToolRun run_kir(const std::string& args, const std::string& env = "") {
   const char* bin = std::getenv("KIR_BIN");
   REQUIRE(bin != nullptr);
-  std::string cmd = std::string(bin) + " " + args + " 2>&1";
+  std::string cmd = (env.empty() ? "" : env + " ") + std::string(bin) + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   REQUIRE(p != nullptr);
   std::string out;

@@ -12,5 +12,6 @@ void register_spec_commands(CLI::App& app, int& exit_code);      // spec validat
 void register_run_command(CLI::App& app, int& exit_code);        // run (reference interpreter)
 void register_backend_commands(CLI::App& app, int& exit_code);   // compile, backend info (CPU backend)
 void register_fuzz_commands(CLI::App& app, int& exit_code);
-void register_tune_command(CLI::App& app, int& exit_code);     // tune (selection by measurement)      // fuzz, repro (differential campaigns)
+void register_tune_command(CLI::App& app, int& exit_code);     // tune (selection by measurement)
+void register_report_command(CLI::App& app, int& exit_code);   // report (numerical conformance reports)
 }  // namespace kir::tools
