@@ -4,7 +4,8 @@
 # example kernel in the reference interpreter, then run every workload row of every manifest
 # through the interpreter against the op's independent reference kernel AND natively on the CPU
 # backend (checked bit for bit against the interpreter), and print the table of ops x cases
-# with both verdicts (docs/spec-run.md, docs/backend.md).
+# with both verdicts (docs/spec-run.md, docs/backend.md); finally write the numerical conformance
+# report of the bundled workloads and the math functions (build/report/report.html, docs/report.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -17,4 +18,6 @@ build/tools/kir spec validate specs
 echo "== example kernels: kir campaign examples --backend cpu (interpreter and CPU backend, bit for bit)"
 build/tools/kir campaign examples --backend cpu
 echo "== manifest workloads: interpreter vs reference kernels, CPU backend vs interpreter: kir spec run specs --backend cpu"
-exec build/tools/kir spec run specs --backend cpu
+build/tools/kir spec run specs --backend cpu
+echo "== numerical conformance report: kir report specs -o build/report (docs/report.md)"
+exec build/tools/kir report specs -o build/report

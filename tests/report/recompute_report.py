@@ -6,7 +6,8 @@ docs/report-schema.json, checks that the report holds exactly the cases `kir spe
 lists (every op, every dtype case), and recomputes every output's statistics from the saved
 reproducers (got/*.npy: the backend, exact/*.npy: the exact result) with NumPy: element count,
 mismatches, max and mean ulp error, NaN mismatches, the histogram and the worst elements. A sample
-of reproducers is re-run with `kir repro`. Usage: recompute_report.py KIR SOURCE_DIR WORK_DIR
+of reproducers is re-run with `kir repro`, and report.html is opened in headless Chromium
+(scripts/check-report-html.sh). Usage: recompute_report.py KIR SOURCE_DIR WORK_DIR
 """
 import json
 import os
@@ -174,8 +175,14 @@ def main():
         r = subprocess.run([kir, "repro", os.path.join(out, case["repro"])], capture_output=True, text=True)
         if r.returncode != 0:
             fail("kir repro %s exited %d:\n%s%s" % (case["repro"], r.returncode, r.stdout, r.stderr))
+    shot = os.path.join(work, "report.png")
+    r = subprocess.run([os.path.join(src, "scripts", "check-report-html.sh"), os.path.join(out, "report.html"), shot],
+                       capture_output=True, text=True)
+    browser = "report.html renders in headless Chromium" if r.returncode == 0 else "no Chromium: browser check skipped"
+    if r.returncode not in (0, 77):
+        fail("the bundled report's HTML fails the browser check:\n" + r.stdout + r.stderr)
     print("recompute_report: %d ops, %d cases, %d outputs (%d with a nonzero error), %d elements recomputed; "
-          "schema valid; %d reproducers re-run" % (len(ops), len(doc["cases"]), outputs, nonzero, elements, len(sample)))
+          "schema valid; %d reproducers re-run; %s" % (len(ops), len(doc["cases"]), outputs, nonzero, elements, len(sample), browser))
 
 
 if __name__ == "__main__":
