@@ -28,6 +28,7 @@ struct Args {
   std::vector<std::string> xs;
   std::string seed, counter;
   uint64_t count = 1;
+  std::vector<std::string> key, ctr;  // philox --key K0,K1 --ctr C0,C1,C2,C3 (raw block)
 };
 
 std::optional<DType> dtype_arg(const std::string& s) {
@@ -140,7 +141,53 @@ bool u64_arg(const std::string& s, uint64_t& out) {
   return true;
 }
 
+// A 32-bit word of --key/--ctr (decimal or 0x...); false after a message naming `what`.
+bool u32_arg(const std::string& s, const std::string& what, uint32_t& out) {
+  auto v = num::parse_value(s, DType::U32);
+  if (!v) {
+    std::cerr << "kir numerics philox: " << what << ": '" << s << "' is not an unsigned 32-bit word\n";
+    return false;
+  }
+  out = static_cast<uint32_t>(v->bits);
+  return true;
+}
+
+// `--key K0,K1 --ctr C0,C1,C2,C3`: the four words of one Philox4x32-10 block, the generator
+// itself with no mapping of seed and counter (to compare with another implementation).
+int run_philox_raw(const Args& a) {
+  if (a.key.size() != 2 || a.ctr.size() != 4) {
+    std::cerr << "kir numerics philox: --key takes 2 words and --ctr 4 (got " << a.key.size() << " and " << a.ctr.size()
+              << "), e.g. --key 0xa4093822,0x299f31d0 --ctr 0x243f6a88,0x85a308d3,0x13198a2e,0x03707344\n";
+    return 2;
+  }
+  num::PhiloxKey key{};
+  num::PhiloxCounter ctr{};
+  for (size_t i = 0; i < 2; ++i)
+    if (!u32_arg(a.key[i], "--key word " + std::to_string(i), key[i])) return 2;
+  for (size_t i = 0; i < 4; ++i)
+    if (!u32_arg(a.ctr[i], "--ctr word " + std::to_string(i), ctr[i])) return 2;
+  const num::PhiloxCounter out = num::philox4x32_10(ctr, key);
+  for (size_t i = 0; i < 4; ++i) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", out[i]);
+    std::cout << (i ? " " : "") << buf;
+  }
+  std::cout << "\n";
+  return 0;
+}
+
 int run_philox(const Args& a) {
+  if (!a.key.empty() || !a.ctr.empty()) {
+    if (!a.seed.empty()) {
+      std::cerr << "kir numerics philox: give SEED COUNTER or --key/--ctr, not both\n";
+      return 2;
+    }
+    return run_philox_raw(a);
+  }
+  if (a.seed.empty() || a.counter.empty()) {
+    std::cerr << "kir numerics philox: SEED and COUNTER are required (or --key K0,K1 --ctr C0,C1,C2,C3)\n";
+    return 2;
+  }
   uint64_t seed = 0, counter = 0;
   if (!u64_arg(a.seed, seed) || !u64_arg(a.counter, counter)) return 2;
   for (uint64_t i = 0; i < a.count; ++i) {
@@ -248,10 +295,13 @@ void register_numerics_commands(CLI::App& app, int& exit_code) {
   cast->add_option("X", args->xs, "values: decimal or 0x bit pattern")->required();
   cast->callback([args, &exit_code] { exit_code = run_cast(*args); });
 
-  auto* philox = cmd->add_subcommand("philox", "Print Philox4x32-10 words random_bits(SEED, c)");
-  philox->add_option("SEED", args->seed, "64-bit seed")->required();
-  philox->add_option("COUNTER", args->counter, "first logical counter")->required();
+  auto* philox = cmd->add_subcommand(
+      "philox", "Print Philox4x32-10 words random_bits(SEED, c), or one raw block with --key K0,K1 --ctr C0,C1,C2,C3");
+  philox->add_option("SEED", args->seed, "64-bit seed");
+  philox->add_option("COUNTER", args->counter, "first logical counter");
   philox->add_option("--count", args->count, "number of consecutive words (default 1)");
+  philox->add_option("--key", args->key, "raw mode: the two 32-bit key words (comma-separated)")->delimiter(',');
+  philox->add_option("--ctr", args->ctr, "raw mode: the four 32-bit counter words (comma-separated)")->delimiter(',');
   philox->callback([args, &exit_code] { exit_code = run_philox(*args); });
 
   auto* format = cmd->add_subcommand("format", "The encoding of DTYPE: bits, bias, range, special values, cast rules");

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "kir/suggest.h"
 #include "specs/src/dtypes.h"
 #include "specs/src/yaml_util.h"
 
@@ -82,6 +83,11 @@ std::set<std::string> allowed_tensor_keys(Role r) {
   return k;
 }
 
+// "unknown key 'k'" with a "did you mean" hint among the keys allowed there.
+std::string unknown_key(const std::string& k, const std::set<std::string>& allowed, const char* word = "key") {
+  return std::string("unknown ") + word + " '" + k + "'" + did_you_mean(k, std::vector<std::string>(allowed.begin(), allowed.end()));
+}
+
 const char* role_name(Role r) { return r == Role::Input ? "input" : r == Role::Output ? "output" : "construction-time tensor"; }
 
 TensorDecl read_tensor(const std::string& name, const YAML::Node& key, const YAML::Node& n, Role role, const Ctx& c) {
@@ -93,7 +99,7 @@ TensorDecl read_tensor(const std::string& name, const YAML::Node& key, const YAM
   for (const auto& kv : n) {
     std::string k = str_of(kv.first);
     if (!allowed.count(k))
-      c.err(kv.first, std::string(role_name(role)) + " '" + name + "' has unknown key '" + k + "'", "S6");
+      c.err(kv.first, std::string(role_name(role)) + " '" + name + "' has " + unknown_key(k, allowed), "S6");
   }
   std::string what = std::string(role_name(role)) + " '" + name + "'";
   if (!n["dtype"] || !is_text(n["dtype"]) || !n["shape"] || !is_text(n["shape"])) {
@@ -171,7 +177,8 @@ void read_families(const YAML::Node& types, OpSpec& op, const Ctx& c) {
     if (!n.IsMap()) { c.err(kv.first, "type family '" + f.name + "' must be a mapping", "C19"); continue; }
     for (const auto& fk : n) {
       std::string k = str_of(fk.first);
-      if (k != "params" && k != "match" && k != "cases") c.err(fk.first, "type family '" + f.name + "' has unknown key '" + k + "'", "S6");
+      static const std::set<std::string> kFamilyKeys = {"params", "match", "cases"};
+      if (!kFamilyKeys.count(k)) c.err(fk.first, "type family '" + f.name + "' has " + unknown_key(k, kFamilyKeys), "S6");
     }
     if (!n["match"] || !n["cases"] || !n["cases"].IsSequence() || n["cases"].size() == 0) {
       c.err(kv.first, "type family '" + f.name + "' needs 'match' and at least one case", "C19");
@@ -236,7 +243,7 @@ void read_signature(const YAML::Node& sig, OpSpec& op, const Manifest& m, const 
   if (!sig.IsMap()) { c.err(sig, "signature must be a mapping", "C1"); return; }
   for (const auto& kv : sig) {
     std::string k = str_of(kv.first);
-    if (!kSigKeys.count(k)) c.err(kv.first, "signature has unknown key '" + k + "'", "S6");
+    if (!kSigKeys.count(k)) c.err(kv.first, "signature has " + unknown_key(k, kSigKeys), "S6");
   }
   std::set<std::string> adt_names;
   for (const auto& [n, _] : m.adts) adt_names.insert(n);
@@ -287,7 +294,8 @@ void read_signature(const YAML::Node& sig, OpSpec& op, const Manifest& m, const 
       }
       for (const auto& pk : n) {
         std::string k = str_of(pk.first);
-        if (k != "type" && k != "default" && k != "kw_only") c.err(pk.first, "parameter '" + name + "' has unknown key '" + k + "'", "S6");
+        static const std::set<std::string> kParamKeys = {"type", "default", "kw_only"};
+        if (!kParamKeys.count(k)) c.err(pk.first, "parameter '" + name + "' has " + unknown_key(k, kParamKeys), "S6");
       }
       p.type_text = str_of(n["type"]);
       p.type_loc = loc_of(n["type"], c.file);
@@ -365,7 +373,8 @@ void read_roofline(const YAML::Node& r, OpSpec& op, const Ctx& c) {
   if (!r.IsMap()) { c.err(r, "roofline must be a mapping", "S14"); return; }
   for (const auto& kv : r) {
     std::string k = str_of(kv.first);
-    if (k != "flops" && k != "bytes" && k != "func") c.err(kv.first, "roofline has unknown key '" + k + "'", "S14");
+    static const std::set<std::string> kRooflineKeys = {"flops", "bytes", "func"};
+    if (!kRooflineKeys.count(k)) c.err(kv.first, "roofline has " + unknown_key(k, kRooflineKeys), "S14");
   }
   bool has_flops = static_cast<bool>(r["flops"]), has_func = static_cast<bool>(r["func"]);
   if (has_flops == has_func) { c.err(r, "roofline needs exactly one of 'flops' and 'func'", "S14"); return; }
@@ -385,7 +394,8 @@ void read_composition(const YAML::Node& n, OpSpec& op, const Ctx& c) {
   if (!n.IsMap()) { c.err(n, "composition must be a mapping", "S8"); return; }
   for (const auto& kv : n) {
     std::string k = str_of(kv.first);
-    if (k != "kind" && k != "stages") c.err(kv.first, "composition has unknown key '" + k + "'", "S8");
+    static const std::set<std::string> kCompositionKeys = {"kind", "stages"};
+    if (!kCompositionKeys.count(k)) c.err(kv.first, "composition has " + unknown_key(k, kCompositionKeys), "S8");
   }
   if (str_of(n["kind"]) != "composite") c.err(n["kind"] ? n["kind"] : n, "composition kind must be 'composite'", "S8");
   const YAML::Node& st = n["stages"];
@@ -397,7 +407,8 @@ void read_composition(const YAML::Node& n, OpSpec& op, const Ctx& c) {
     g.loc = loc_of(s, c.file);
     for (const auto& kv : s) {
       std::string k = str_of(kv.first);
-      if (k != "name" && k != "op" && k != "kernel" && k != "optional") c.err(kv.first, "composition stage has unknown key '" + k + "'", "S8");
+      static const std::set<std::string> kStageKeys = {"name", "op", "kernel", "optional"};
+      if (!kStageKeys.count(k)) c.err(kv.first, "composition stage has " + unknown_key(k, kStageKeys), "S8");
     }
     g.name = str_of(s["name"]);
     if (g.name.empty()) c.err(s, "composition stage needs a non-empty name", "S8");
@@ -434,7 +445,7 @@ void read_op(const std::string& name, const YAML::Node& key, const YAML::Node& n
   for (const auto& kv : n) {
     std::string k = str_of(kv.first);
     if (k == "source") c.err(kv.first, "legacy entry: key 'source' is gone", "S11");
-    else if (!kTopKeys.count(k)) c.err(kv.first, "unknown field '" + k + "'", "S11");
+    else if (!kTopKeys.count(k)) c.err(kv.first, unknown_key(k, kTopKeys, "field"), "S11");
   }
   for (const char* req : {"family", "status", "signature", "workloads", "roofline"})
     if (!n[req]) c.err(key, std::string("missing required field '") + req + "'", "S10");
@@ -515,7 +526,8 @@ void load_types_text(const std::string& text, const std::string& file, Manifest&
       if (!cn.IsMap()) { c.err(ck.first, "constructor '" + ct.name + "' must be a mapping", "S15"); continue; }
       for (const auto& f : cn) {
         std::string k = str_of(f.first);
-        if (k != "fields" && k != "invariant" && k != "python") c.err(f.first, "constructor '" + ct.name + "' has unknown key '" + k + "'", "S15");
+        static const std::set<std::string> kCtorKeys = {"fields", "invariant", "python"};
+        if (!kCtorKeys.count(k)) c.err(f.first, "constructor '" + ct.name + "' has " + unknown_key(k, kCtorKeys), "S15");
       }
       static const std::regex dotted("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)+");
       ct.python = str_of(cn["python"]);

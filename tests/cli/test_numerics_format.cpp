@@ -48,3 +48,22 @@ TEST_CASE("kir numerics eval computes every pointwise function kir run does, inp
   CHECK(r.code == 2);
   CHECK(r.out.find("unknown function 'sinn' (did you mean sin?)") != std::string::npos);
 }
+
+TEST_CASE("kir numerics philox --key --ctr prints one raw Philox4x32-10 block", "[cli][numerics][L17.1]") {
+  // Random123's known-answer vectors for philox4x32-10.
+  auto zero = kir::test::run_kir("numerics philox --key 0,0 --ctr 0,0,0,0");
+  CHECK(zero.code == 0);
+  CHECK(zero.out == "0x6627e8d5 0xe169c58d 0xbc57ac4c 0x9b00dbd8\n");
+  auto pi = kir::test::run_kir("numerics philox --key 0xa4093822,0x299f31d0 --ctr 0x243f6a88,0x85a308d3,0x13198a2e,0x03707344");
+  CHECK(pi.code == 0);
+  CHECK(pi.out == "0xd16cfe09 0x94fdcceb 0x5001e420 0x24126ea1\n");
+  auto few = kir::test::run_kir("numerics philox --key 1 --ctr 0,0,0,0");
+  CHECK(few.code == 2);
+  CHECK(few.out.find("--key takes 2 words and --ctr 4") != std::string::npos);
+  auto bad = kir::test::run_kir("numerics philox --key 1,x --ctr 0,0,0,0");
+  CHECK(bad.code == 2);
+  CHECK(bad.out.find("--key word 1: 'x' is not an unsigned 32-bit word") != std::string::npos);
+  auto none = kir::test::run_kir("numerics philox");
+  CHECK(none.code == 2);
+  CHECK(none.out.find("SEED and COUNTER are required") != std::string::npos);
+}

@@ -422,3 +422,12 @@ TEST_CASE("C32 guards narrow enums and dtypes", "[M11]") {
   CHECK(validate_text(edit(kGemm, "\"M >= 0\"", "\"T == 'float16' or T == 'bfloat16'\"")).render().empty());
   CHECK(validate_text(edit(kGemm, "\"M >= 0\"", "\"M > 0 if T in ('float16', 'bfloat16') else M > 1\"")).render().empty());
 }
+
+TEST_CASE("S6, S11 misspelled keys get a did-you-mean hint", "[M19]") {
+  CHECK(has(validate_text(edit(kGemm, "  workloads:", "  worklods:")), "unknown field 'worklods' (did you mean workloads?)"));
+  CHECK(has(validate_text(edit(kGemm, "    inputs:", "    input:")), "signature has unknown key 'input' (did you mean inputs?)"));
+  // A key nothing like an allowed one gets no guess.
+  auto far = validate_text(edit(kGemm, "  status: implemented", "  status: implemented\n  zzzzzz: 1"));
+  CHECK(has(far, "unknown field 'zzzzzz'"));
+  CHECK(!has(far, "did you mean"));
+}
