@@ -357,7 +357,8 @@ Flow Engine::exec(Frame& f, const Operation& op) {
 
 void Engine::start_clock() {
   started_ = std::chrono::steady_clock::now();
-  next_clock_check_ = opts.time_limit > 0 ? steps : UINT64_MAX;
+  next_clock_check_ = opts.time_limit > 0 || opts.progress ? steps : UINT64_MAX;
+  next_progress_ = 1.0;
 }
 
 namespace {
@@ -384,12 +385,20 @@ void Engine::check_budget(const Operation& op) {
     fail(op, ErrorKind::Limit,
          loop_note(loops) + "step budget of " + std::to_string(opts.max_steps) +
              " exhausted (a step is one executed op or one element of work); raise it with --max-steps");
-  if (opts.time_limit <= 0) {
+  if (opts.time_limit <= 0 && !opts.progress) {
     next_clock_check_ = UINT64_MAX;
     return;
   }
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-  if (elapsed > opts.time_limit)
+  if (opts.progress && elapsed >= next_progress_) {
+    std::string where = "`" + op.name + "` " + op.loc.str();
+    if (!loops.empty())
+      where += " (in " + loops.back().op->name + " at " + loops.back().op->loc.str() + ", iteration " +
+               std::to_string(*loops.back().iterations) + ")";
+    *opts.progress << "\rkir run: " << seconds(elapsed) << ", " << steps << " steps; at " << where << "\033[K" << std::flush;
+    next_progress_ = elapsed + 0.5;
+  }
+  if (opts.time_limit > 0 && elapsed > opts.time_limit)
     fail(op, ErrorKind::Limit,
          loop_note(loops) + "time limit of " + seconds(opts.time_limit) + " exceeded (" + seconds(elapsed) +
              " elapsed); raise it with --time-limit");

@@ -192,6 +192,7 @@ class Engine {
   const std::vector<std::vector<const kir::Value*>>& dead_after(const Region& r);
   const std::vector<const kir::Value*>* dying_ = nullptr;  // dead_after of the op now executing
   uint64_t next_clock_check_ = UINT64_MAX;  // steps at which charge() next reads the clock
+  double next_progress_ = 1.0;               // seconds at which the progress line is next written
   std::chrono::steady_clock::time_point started_;
   void check_budget(const Operation& op);
   [[noreturn]] void depth_exceeded(const Operation& site);

@@ -96,6 +96,9 @@ struct Options {
   // element histogram counts; reduce/scan/scatter_reduce/region ops pay for their helper calls.
   uint64_t max_steps = 2'000'000'000ull;
   double time_limit = 0;  // seconds of wall-clock time per run_kernel/call_helper; <= 0: none
+  // When set, a run longer than a second rewrites one progress line there twice a second
+  // ("\r... 3.5 s, 1200000000 steps; at `add` f.kir:7:3 (in for %t = 40)"); the caller ends it.
+  std::ostream* progress = nullptr;
   // Regions executing at once: every helper call's body and every nested region (if branch,
   // loop body, parallel point, helper of reduce/scan/...) is one level. Bounds the evaluator's
   // recursion (measured 1.2-1.7 KiB of stack per level optimized, 6-6.8 KiB under

@@ -17,6 +17,8 @@
 // --max-depth N bound the run (interp::Options max_steps, time_limit, max_depth): exhausting one
 // is a located error, exit 1.
 // Surface files are normalized first. Exit: 0 ok, 1 error, 2 usage.
+#include <unistd.h>
+
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -48,6 +50,7 @@ struct RunArgs {
   bool trace = false;
   bool envelope = false;
   bool check_laws = false;
+  bool progress = false, no_progress = false;  // the progress line: forced / never (default: on a terminal)
   uint64_t max_steps = 0;  // 0: interp::Options' default
   double time_limit = 0;   // seconds; 0: none
   int max_depth = 0;       // 0: interp::Options' default
@@ -199,7 +202,15 @@ int run_text_or_json(const RunArgs& a) {
     if (a.max_steps) opts.max_steps = a.max_steps;
     opts.time_limit = a.time_limit;
     if (a.max_depth) opts.max_depth = a.max_depth;
+    const bool progress = a.progress || (!a.no_progress && isatty(STDERR_FILENO));
+    if (progress) opts.progress = &std::cerr;
     interp::Interpreter it(*m, opts);
+    struct EndLine {  // clears the progress line however the run ends
+      bool on;
+      ~EndLine() {
+        if (on) std::cerr << "\r\033[K" << std::flush;
+      }
+    } end_line{progress};
     it.run_kernel(k->name, args);
     for (size_t i = 0; i < envelopes.records.size(); ++i) std::cout << "envelope: " << envelopes.line(i) << "\n";
     const int status = report_outputs(a, *k, args);
@@ -259,6 +270,9 @@ void register_run_command(CLI::App& app, int& exit_code) {
       ->check(CLI::PositiveNumber);
   run_cmd->add_option("--time-limit", args.time_limit, "Stop the run after S seconds (a float; default: no limit)")
       ->check(CLI::PositiveNumber);
+  run_cmd->add_flag("--progress", args.progress,
+                    "Show a progress line on stderr for runs over a second (default: only when stderr is a terminal)");
+  run_cmd->add_flag("--no-progress", args.no_progress, "Never show the progress line");
   run_cmd->add_option("--max-depth", args.max_depth,
                       "Limit on helper calls and nested regions executing at once (default 1000)")
       ->check(CLI::PositiveNumber);

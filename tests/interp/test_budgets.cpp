@@ -232,6 +232,21 @@ TEST_CASE("[L6.1] kir run --time-limit stops a runaway while within twice the li
   std::filesystem::remove(f);
 }
 
+TEST_CASE("kir run --progress shows the running op and loop iteration of a long run", "[interp][cli][limits]") {
+  const std::string f = temp_file("while_p.kir", kRunawayWhile);
+  auto r = kir::test::run_kir("run " + f + " --progress --time-limit 1.6");
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("\rkir run: 1") != std::string::npos);  // first written after a second
+  CHECK(r.out.find(" steps; at `") != std::string::npos);
+  CHECK(r.out.find("(in while at " + f + ":5:3, iteration ") != std::string::npos);
+  CHECK(r.out.find("\r\033[K") != std::string::npos);  // the line is cleared before the error
+  CHECK(r.out.find("time limit of 1.6 s exceeded") != std::string::npos);
+  auto quiet = kir::test::run_kir("run " + f + " --no-progress --time-limit 1.2");
+  CHECK(quiet.out.find("kir run: 1") == std::string::npos);
+  std::filesystem::remove(f);
+}
+
 TEST_CASE("[L1.3] kir run on a chain of 5000 helper calls exits 1 with the depth error", "[interp][cli][L1.3][limits]") {
   const std::string f = temp_file("chain.kir", call_chain(5000));
   auto r = kir::test::run_kir("run " + f);
