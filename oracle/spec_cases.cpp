@@ -1,6 +1,7 @@
 // Loading manifest cases and building one case's variant (spec_cases.h).
 #include "oracle/spec_cases.h"
 
+#include <filesystem>
 #include <stdexcept>
 
 #include "kir/text/printer.h"
@@ -10,6 +11,46 @@
 #include "specs/src/validator.h"
 
 namespace kir::oracle {
+
+namespace {
+
+// The op's reference kernel: the first candidate file that exists (the first candidate when none
+// does, so the load error names it). Problems go to `error` unless `optional`.
+void load_reference(SpecOp& w, const std::string& kernel_path, bool optional) {
+  const std::vector<std::string> where = reference_candidates(*w.op, kernel_path);
+  std::string path = where.front();
+  for (const auto& c : where)
+    if (std::filesystem::is_regular_file(c)) {
+      path = c;
+      break;
+    }
+  if (optional && !std::filesystem::is_regular_file(path)) {
+    std::string list;
+    for (const auto& c : where) list += (list.empty() ? "" : ", ") + c;
+    w.ref_missing = "no reference kernel (searched " + list + ")";
+    return;
+  }
+  w.ref = load_kernels(path);
+  if (w.ref.module) return;
+  (optional ? w.ref_error : w.error) = "reference " + path + " does not load:\n" + w.ref.error;
+}
+
+}  // namespace
+
+std::vector<std::string> reference_candidates(const specs::OpSpec& op, const std::string& kernel_path) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out{reference_path(kernel_path)};
+  fs::path dir = fs::path(op.file).parent_path();
+  if (dir.empty()) dir = ".";
+  const std::string file = fs::path(kernel_path).filename().string();
+  for (const fs::path& c : {dir / "kernels" / "reference" / file, dir / ".." / "kernels" / "reference" / file}) {
+    const std::string p = c.lexically_normal().string();
+    bool seen = false;
+    for (const auto& o : out) seen = seen || fs::path(o).lexically_normal() == fs::path(p);
+    if (!seen) out.push_back(p);
+  }
+  return out;
+}
 
 std::unique_ptr<SpecSuite> load_spec_suite(const std::vector<std::string>& paths, const SpecLoadOptions& opts) {
   auto suite = std::make_unique<SpecSuite>();
@@ -32,15 +73,17 @@ std::unique_ptr<SpecSuite> load_spec_suite(const std::vector<std::string>& paths
       w.skip = "no paired kernel";
     } else {
       w.kern = load_kernels(kp);
-      if (opts.with_reference) w.ref = load_kernels(reference_path(kp));
+      if (opts.with_reference) load_reference(w, kp, opts.reference_optional);
       if (!w.kern.module) w.error = "kernel " + kp + " does not load:\n" + w.kern.error;
-      else if (opts.with_reference && !w.ref.module) w.error = "reference " + reference_path(kp) + " does not load:\n" + w.ref.error;
     }
     specs::InstantiateOptions iopt;
     iopt.only_label = opts.only_row;
     specs::SpecDiags rd;
     w.calls = specs::instantiate_op(op, suite->manifest, rd, iopt);
-    if (rd.has_errors()) w.error = rd.render();
+    if (rd.has_errors()) {
+      w.error = rd.render();
+      w.rows_error = true;
+    }
     suite->ops.push_back(std::move(w));
   }
   return suite;

@@ -21,7 +21,11 @@ struct SpecOp {
   const specs::OpSpec* op = nullptr;
   std::string skip;   // why the op has nothing to run (no paired kernel)
   std::string error;  // kernel load or row instantiation diagnostics
+  bool rows_error = false;  // `error` is the rows' instantiation diagnostics (else a kernel load error)
   LoadedKernels kern, ref;  // ref: with SpecLoadOptions::with_reference only
+  // With SpecLoadOptions::reference_optional, instead of `error`: why there is no reference (no
+  // file at any searched path, naming them) or the reference file's load diagnostics.
+  std::string ref_missing, ref_error;
   std::vector<specs::Call> calls;
 };
 
@@ -35,10 +39,18 @@ struct SpecSuite {
 struct SpecLoadOptions {
   std::string only_op, only_row;
   bool with_reference = false;  // also load specs/kernels/reference/<Op>.kir
+  // With with_reference: a reference that is missing or does not load is recorded in
+  // SpecOp::ref_missing / ref_error (each case decides) instead of failing the op in `error`.
+  bool reference_optional = false;
 };
 
 // The reference kernel file paired with `kernel_path` (…/kernels/Op.kir → …/kernels/reference/Op.kir).
 std::string reference_path(const std::string& kernel_path);
+
+// Where op `op` (paired with `kernel_path`) may have its reference kernel, in search order:
+// reference/ beside the paired kernel, then the reference/ folders of the other kernel folders
+// the paired kernel is searched in (<manifest dir>/kernels, <manifest dir>/../kernels).
+std::vector<std::string> reference_candidates(const specs::OpSpec& op, const std::string& kernel_path);
 
 // Loads and validates the manifests under `paths` (files or directories), then per op the
 // paired kernel and the instantiated rows. Never throws for manifest errors (see the fields).

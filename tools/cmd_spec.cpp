@@ -2,7 +2,8 @@
 // [--force]`: check op-spec manifests (messages `file:line:col: [level] Op: text`, sorted) and
 // turn the workload rows of an op that validates into concrete calls printed as JSON
 // (specs/src/call_json.h), optionally with input data as .npy files;
-// `kir spec run [PATHS] [--op] [--row] [--json FILE]` runs them (oracle/spec_run.h).
+// `kir spec run [PATHS] [--op] [--row] [--case] [--json FILE] [--no-reference] [--keep-failures DIR]`
+// runs them (oracle/spec_run.h), each failure with the command that reruns it.
 #include <unistd.h>
 
 #include <cstdio>
@@ -104,9 +105,18 @@ int run_instantiate(const InstArgs& a) {
 
 struct RunArgs {
   std::vector<std::string> paths;
-  std::string op, row, json, backend = "interp";
+  std::string op, row, case_id, json, backend = "interp", keep_failures;
   bool special = false;
+  bool no_reference = false;
 };
+
+// The lines under a failing case: the command that reruns it and where --keep-failures saved it.
+std::string failure_notes(const oracle::CaseResult& c) {
+  std::string s;
+  if (!c.repro.empty()) s += "  rerun: " + c.repro + "\n";
+  if (!c.kept.empty()) s += "  kept: " + c.kept + "/\n";
+  return s;
+}
 
 // One line per case (or a progress bar on a terminal, with failures printed as they happen),
 // then the table of ops x cases, and the JSON summary file on request.
@@ -121,6 +131,19 @@ int run_workloads(const RunArgs& a) {
     return 2;
   }
   opts.backend_cpu = a.backend == "cpu";
+  opts.only_case = a.case_id;
+  opts.no_reference = a.no_reference;
+  if (!a.keep_failures.empty()) {
+    if (std::string why = oracle::prepare_keep_dir(a.keep_failures); !why.empty()) {
+      std::cerr << "kir spec run: " << why << "\n";
+      return 2;
+    }
+    opts.keep_failures = a.keep_failures;
+  }
+  if (a.no_reference)
+    std::cout << "no reference: each case runs the paired kernel and checks the manifest rules (every present output fully "
+                 "written, inputs not mutated untouched); parity with the manifest was checked on load; no reference kernel "
+                 "is run or compared\n";
   opts.on_case = [tty](const oracle::CaseResult& c, size_t done, size_t total) {
     const bool bad = c.status == oracle::CaseResult::Status::Fail || c.backend == oracle::CaseResult::Status::Fail;
     const std::string what =
@@ -131,7 +154,9 @@ int run_workloads(const RunArgs& a) {
       std::cout << "\r\033[K[" << std::string(static_cast<size_t>(filled), '#') << std::string(static_cast<size_t>(width - filled), ' ')
                 << "] " << done << "/" << total << " " << what << std::flush;
       if (bad || done == total) std::cout << "\n";
-      if (bad) std::cout << "FAIL " << what << ": " << c.message << (c.message.empty() ? "" : " ") << c.backend_message << "\n";
+      if (bad)
+        std::cout << "FAIL " << what << ": " << c.message << (c.message.empty() ? "" : " ") << c.backend_message << "\n"
+                  << failure_notes(c);
       return;
     }
     std::cout << std::left << std::setw(5) << oracle::status_name(c.status);
@@ -139,13 +164,17 @@ int run_workloads(const RunArgs& a) {
     std::cout << " " << what << " " << std::fixed << std::setprecision(3) << c.seconds << " s";
     if (!c.message.empty()) std::cout << ": " << c.message;
     if (!c.backend_message.empty()) std::cout << (c.message.empty() ? ": " : "; ") << "cpu: " << c.backend_message;
-    std::cout << "\n";
+    std::cout << "\n" << failure_notes(c);
   };
   std::vector<std::string> paths = a.paths.empty() ? std::vector<std::string>{"specs"} : a.paths;
   oracle::SpecRunSummary sum = oracle::run_spec_workloads(paths, opts);
   if (!sum.diagnostics.empty()) (sum.manifest_errors ? std::cerr : std::cout) << sum.diagnostics;
   if (sum.manifest_errors) {
     std::cerr << "kir spec run: the manifests have errors; nothing was run\n";
+    return 1;
+  }
+  if (!a.case_id.empty() && sum.cases.empty()) {
+    std::cerr << "kir spec run: no case with id '" << a.case_id << "' in the selected ops and rows (case ids: <label>[-<dtype>...])\n";
     return 1;
   }
   // Table: op, cases, passed, failed, skipped, seconds.
@@ -186,12 +215,21 @@ int run_workloads(const RunArgs& a) {
     std::cout << "cpu backend: " << sum.count_backend(oracle::CaseResult::Status::Pass) << " cases bit-identical to the interpreter, "
               << cpu_fails << " failed; artifacts: " << sum.artifacts_compiled << " compiled, " << sum.artifacts_loaded
               << " loaded from the cache\n";
+  if (a.no_reference) std::cout << "no reference kernel was run (--no-reference)\n";
+  if (!opts.keep_failures.empty()) {
+    size_t kept = 0;
+    for (const auto& c : sum.cases) kept += !c.kept.empty();
+    std::cout << (kept ? std::to_string(kept) + " failing case(s) kept in " + opts.keep_failures + "/<op>/<case>/ (inputs, kernel and "
+                                                "reference outputs as .npy, command.sh)"
+                       : "no failing case to keep in " + opts.keep_failures)
+              << "\n";
+  }
   if (!a.json.empty()) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& c : sum.cases)
       j.push_back({{"op", c.op}, {"label", c.label}, {"case_id", c.case_id}, {"status", oracle::status_name(c.status)},
                    {"message", c.message}, {"seconds", c.seconds}, {"backend", oracle::status_name(c.backend)},
-                   {"backend_message", c.backend_message}, {"compiled", c.compiled}});
+                   {"backend_message", c.backend_message}, {"compiled", c.compiled}, {"repro", c.repro}, {"kept", c.kept}});
     std::ofstream out(a.json);
     if (!out) {
       std::cerr << "kir spec run: cannot write " << a.json << "\n";
@@ -237,6 +275,11 @@ void register_spec_commands(CLI::App& app, int& exit_code) {
   r->add_option("paths", ra->paths, "manifest files or folders (default: specs)");
   r->add_option("--op", ra->op, "run only this op");
   r->add_option("--row", ra->row, "run only the rows with this label");
+  r->add_option("--case", ra->case_id, "run only the case with this case id (a row's dtype case, e.g. small-float64)");
+  r->add_flag("--no-reference", ra->no_reference,
+              "run no reference kernel: check the paired kernels against the manifest rules and parity only");
+  r->add_option("--keep-failures", ra->keep_failures,
+                "per failing case, save inputs, kernel and reference outputs (.npy) and command.sh in DIR/<op>/<case_id>/");
   r->add_option("--json", ra->json, "write a JSON summary of every case to this file");
   r->add_flag("--special", ra->special, "inject special values (0, -0, inf, nan, extremes) into float inputs");
   r->add_option("--backend", ra->backend,

@@ -19,6 +19,7 @@
 
 #include "kir/extent.h"
 #include "kir/ir.h"
+#include "kir/normalize/normalize.h"
 #include "kir/text/parser.h"
 #include "kir/verify/verifier.h"
 #include "specs/src/analysis.h"
@@ -719,6 +720,17 @@ void check_parity_text(const OpSpec& op, const Manifest& manifest, const std::st
   };
   if (!mod || kd.has_errors()) {
     d.add(op.loc, Level::Signature, op.name, "paired kernel " + kernel_file + " does not parse: " + first() + " [P1]");
+    return;
+  }
+  // Surface shorthands (matmul, reduce.sum, ...) are normalized first, as every loader does
+  // (kir/load.h): parity reads the parameters, which normalization leaves as written.
+  try {
+    if (needs_normalization(*mod) && !normalize_module(*mod, kd)) {
+      d.add(op.loc, Level::Signature, op.name, "paired kernel " + kernel_file + " does not normalize: " + first() + " [P1]");
+      return;
+    }
+  } catch (const std::exception& ex) {
+    d.add(op.loc, Level::Signature, op.name, "paired kernel " + kernel_file + " does not normalize: " + ex.what() + " [P1]");
     return;
   }
   bool ok = false;

@@ -2,7 +2,8 @@
 // checks P1–P7; docs/manifests.md "Parity with the paired kernel"). A manifest file
 // `<dir>/<family>.yaml` pairs op `Op` with `<dir>/kernels/Op.kir` or `<dir>/../kernels/Op.kir`;
 // that file holds `kernel @Op` or one kernel per dtype case `@Op__<kir dtype>[__<kir dtype>...]`.
-// Every such kernel's parameters must match the manifest's inputs, outputs and kernel-expressible
+// Surface shorthands in the file are normalized first (as kir run does); then every such kernel's
+// parameters must match the manifest's inputs, outputs and kernel-expressible
 // params (and construction-time tensors) by name, order, access, dtype, rank and extent symbols.
 #pragma once
 #include <string>
