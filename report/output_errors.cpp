@@ -15,7 +15,6 @@ namespace kir::report {
 namespace {
 
 constexpr size_t kWorst = 5;
-constexpr size_t kScatter = 256;
 
 nlohmann::json num_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
 
@@ -30,9 +29,8 @@ struct Elem {
 
 double element_distance(DType d, uint64_t a, uint64_t b) {
   if (!is_any_float(d)) return std::fabs(static_cast<double>(static_cast<int64_t>(a)) - static_cast<double>(static_cast<int64_t>(b)));
-  const bool na = num::is_nan(a, d), nb = num::is_nan(b, d);
-  if (na || nb) return na == nb ? 0.0 : std::numeric_limits<double>::infinity();
-  return static_cast<double>(num::ulp_distance(a, b, d));
+  const auto u = error_ulps(a, b, d);
+  return u ? static_cast<double>(*u) : std::numeric_limits<double>::infinity();
 }
 
 uint64_t exact_bits(const OutputRun& r, size_t e) {
@@ -55,7 +53,7 @@ nlohmann::json measure_output(const OutputRun& r) {
       declared_differs = !oracle::same_result(d, r.declared->storage->bits[e], r.exact->storage->bits[e]);
   const std::string kind = envelope ? "envelope" : (declared_differs || r.legal_schedule) ? "declared-order" : "exact";
 
-  UlpHistogram hist;
+  Histogram hist{};
   std::vector<Elem> elems;
   int64_t count = 0, mismatches = 0, outside = 0, non_finite = 0;
   double sum = 0, max_ulps = 0, max_bound = 0, max_ratio = 0;
@@ -84,9 +82,9 @@ nlohmann::json measure_output(const OutputRun& r) {
     outside += !ok;
     if (std::isinf(u)) {
       ++non_finite;
-      hist.add_nan_mismatch();
+      ++hist[kNanBucket];
     } else {
-      hist.add(u);
+      ++hist[static_cast<size_t>(bucket_of(static_cast<uint64_t>(u)))];
       sum += u;
       max_ulps = std::max(max_ulps, u);
     }
@@ -111,24 +109,17 @@ nlohmann::json measure_output(const OutputRun& r) {
                   {"allowed_ulps", num_or_null(w.allowed)}});
   }
 
-  // Scatter: every element with an error first (evenly strided), then error-free ones.
-  nlohmann::json sc = nlohmann::json::array();
-  std::vector<const Elem*> bad, good;
-  for (const Elem& e : elems) {
-    const double x = num::to_double(exact_bits(r, e.index), d);
-    if (!is_any_float(d) ? x == 0 : !std::isfinite(x) || x == 0 || std::isinf(e.ulps)) continue;
-    (e.ulps > 0 ? bad : good).push_back(&e);
-  }
-  auto take = [&](const std::vector<const Elem*>& from, size_t quota) {
-    if (from.empty() || quota == 0) return;
-    const size_t step = std::max<size_t>(1, (from.size() + quota - 1) / quota);
-    for (size_t i = 0; i < from.size() && sc.size() < kScatter; i += step) {
-      const double x = num::to_double(exact_bits(r, from[i]->index), d);
-      sc.push_back({std::log2(std::fabs(x)), from[i]->ulps});
+  // The error-against-magnitude sample (float outputs: x = the exact value).
+  std::vector<std::array<double, 2>> scatter;
+  if (is_any_float(d)) {
+    std::vector<uint64_t> x;
+    std::vector<std::optional<uint64_t>> ulps;
+    for (const Elem& e : elems) {
+      x.push_back(exact_bits(r, e.index));
+      ulps.push_back(std::isinf(e.ulps) ? std::nullopt : std::optional<uint64_t>(static_cast<uint64_t>(e.ulps)));
     }
-  };
-  take(bad, kScatter * 3 / 4);
-  take(good, kScatter - sc.size());
+    scatter = scatter_sample(d, x, ulps);
+  }
 
   const bool all_finite = non_finite == 0;
   return {{"name", r.name},
@@ -143,9 +134,9 @@ nlohmann::json measure_output(const OutputRun& r) {
           {"mismatches", mismatches},
           {"outside_bound", outside},
           {"non_finite", non_finite},
-          {"histogram", hist.json()},
+          {"histogram", histogram_json(hist)},
           {"worst", wj},
-          {"scatter", sc}};
+          {"scatter", scatter_json(scatter)}};
 }
 
 }  // namespace kir::report

@@ -84,23 +84,6 @@ std::string contract_text(const num::Accuracy& a) {
   return t;
 }
 
-json histogram_json(const ErrorStats& s) {
-  json h = json::array();
-  for (int b = 0; b < kNumBuckets; ++b) {
-    json lo = nullptr, hi = nullptr;
-    if (auto v = bucket_lo(b)) lo = *v;
-    if (auto v = bucket_hi(b)) hi = *v;
-    h.push_back({{"bucket", bucket_label(b)}, {"lo", lo}, {"hi", hi}, {"count", s.histogram[static_cast<size_t>(b)]}});
-  }
-  return h;
-}
-
-json scatter_json(const ErrorStats& s) {
-  json a = json::array();
-  for (const auto& p : s.scatter) a.push_back({p[0], p[1]});
-  return a;
-}
-
 struct RowInput {
   num::MathFn fn;
   kir::DType d;
@@ -142,7 +125,7 @@ json measure_row(const RowInput& r, const MathKernels& kernels, const MathOption
   if (anchor.available) {
     const ErrorStats g = measure_errors(r.d, x, libm, cr, std::nullopt);
     if (g.nan_mismatches == 0) row["glibc_max_ulps"] = static_cast<double>(g.max_ulps);
-    row["glibc_scatter"] = scatter_json(g);
+    row["glibc_scatter"] = scatter_json(g.scatter);
   }
 
   // The backend's results.
@@ -164,8 +147,8 @@ json measure_row(const RowInput& r, const MathKernels& kernels, const MathOption
     const ErrorStats s = measure_errors(r.d, x, *got, cr, contract);
     if (s.nan_mismatches == 0) row["backend_max_ulps"] = static_cast<double>(s.max_ulps);
     if (s.count > s.nan_mismatches) row["backend_mean_ulps"] = s.mean_ulps;
-    row["histogram"] = histogram_json(s);
-    row["scatter"] = scatter_json(s);
+    row["histogram"] = histogram_json(s.histogram);
+    row["scatter"] = scatter_json(s.scatter);
     const int64_t worst = s.worst_rejected >= 0 ? s.worst_rejected : s.worst;
     if (worst >= 0) {
       const auto w = static_cast<size_t>(worst);
