@@ -5,6 +5,7 @@
 
 #include "interp/npy.h"
 #include "kir/suggest.h"
+#include "tools/index_ranges.h"
 #include "numerics/format.h"
 #include "numerics/philox.h"
 #include "numerics/value_text.h"
@@ -18,9 +19,9 @@ uint64_t name_hash(const std::string& s) {
   return h;
 }
 
-// A deterministic pseudo-random element of dtype d: floats in [-2, 2), integers in [0, 8),
-// bools 0/1, e8m0 scales near 1.
-uint64_t random_elem(DType d, uint64_t seed, uint64_t i) {
+// A deterministic pseudo-random element of dtype d: floats in [-2, 2), integers in [0, limit)
+// (default 8), bools 0/1, e8m0 scales near 1.
+uint64_t random_elem(DType d, uint64_t seed, uint64_t i, uint64_t limit = 8) {
   const uint32_t w = num::random_bits(seed, i);
   if (d == DType::Bool) return w & 1;
   if (d == DType::E8M0) return 120 + w % 15;
@@ -28,7 +29,24 @@ uint64_t random_elem(DType d, uint64_t seed, uint64_t i) {
     const double u = static_cast<double>(w) / 4294967296.0;
     return num::from_double(4.0 * u - 2.0, d);
   }
-  return w % 8;
+  return w % limit;
+}
+
+// The exclusive upper bound of the values of an integer input that indexes the given axes: the
+// smallest bound extent, capped by the dtype's largest value; 8 when nothing it indexes is bound.
+uint64_t index_limit(DType d, const std::vector<Extent>& axes, const std::map<std::string, int64_t>& bound) {
+  std::optional<int64_t> lim;
+  for (const Extent& e : axes) {
+    auto v = e.evaluate([&](const std::string& s) -> std::optional<int64_t> {
+      auto it = bound.find(s);
+      return it == bound.end() ? std::nullopt : std::optional<int64_t>(it->second);
+    });
+    if (v && (!lim || *v < *lim)) lim = *v;
+  }
+  if (!lim || *lim <= 0) return 8;
+  const int bits = info(d).bits - (is_signed_integer(d) ? 1 : 0);
+  const uint64_t cap = bits >= 63 ? UINT64_MAX : (uint64_t{1} << bits);
+  return std::min<uint64_t>(static_cast<uint64_t>(*lim), cap);
 }
 
 }  // namespace
@@ -76,6 +94,19 @@ std::string make_kernel_args(const Function& k, const InputSpec& spec, std::map<
   // Then the file's default invocation, for extents neither the inputs nor --dim fix.
   for (const auto& [s, v] : k.invocation)
     if (!bound.count(s) && v.is_int()) bound[s] = static_cast<int64_t>(v.i);
+  // Every view's extents first: an integer input that indexes another view's axis draws below that
+  // axis's extent (index_ranges.h), which the other view may be the one to default.
+  for (const kir::Value* p : k.params()) {
+    if (args.count(p->name) || !p->type.is(TypeKind::View)) continue;
+    std::string missing;
+    while (!interp::param_shape(*p, bound, &missing)) {
+      if (missing.empty() || missing[0] == '%') return std::string("cannot determine the shape of %" + p->name);
+      notes << "note: extent " << missing << " is not fixed by the inputs; using " << spec.default_extent
+            << " (pass --dim " << missing << "=N)\n";
+      bound[missing] = spec.default_extent;
+    }
+  }
+  const auto indexing = index_extents(k);
   for (const kir::Value* p : k.params()) {
     if (args.count(p->name)) continue;
     auto sit = specs.find(p->name);
@@ -97,8 +128,10 @@ std::string make_kernel_args(const Function& k, const InputSpec& spec, std::map<
       } catch (const interp::RuntimeError& e) {  // e.g. a shape over the size limit from --dim
         throw interp::RuntimeError(e.kind(), "", p->loc.str(), "parameter %" + p->name + ": " + e.message());
       }
+      auto ix = indexing.find(p->name);
+      const uint64_t limit = ix == indexing.end() ? 8 : index_limit(d, ix->second, bound);
       if (p->type.access() != Access::Out)
-        for (size_t i = 0; i < h.storage->bits.size(); ++i) h.storage->bits[i] = random_elem(d, seed, i);
+        for (size_t i = 0; i < h.storage->bits.size(); ++i) h.storage->bits[i] = random_elem(d, seed, i, limit);
       args[p->name] = h;
     } else if (p->type.is(TypeKind::Enum)) {
       if (sit != specs.end()) args[p->name] = interp::EnumArg{sit->second};
