@@ -117,6 +117,7 @@ std::unique_ptr<Module> clone(const Module& m) {
     nf->name = f->name;
     nf->result_types = f->result_types;
     nf->invocation = f->invocation;
+    nf->fixes = f->fixes;
     nf->loc = f->loc;
     ValueMap map;
     clone_region(f->body, nf->body, map);

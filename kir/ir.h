@@ -72,6 +72,11 @@ class Function {
   // Kernels only: the default invocation `kir run` uses when the command line does not fix an
   // extent (`invocation {M = 4, N = 16}`); tooling metadata, no meaning to the program itself.
   AttrMap invocation;
+  // Kernels only: the manifest param values this kernel variant hard-codes (`fixes {stride = 2,
+  // padding = [1, 1]}`), in declaration order; `kir spec run` chooses a kernel only for a call
+  // with exactly these values, and parity checks them against the manifest's param kinds
+  // (docs/kir-text.md, docs/spec-run.md). A keyword value is `none` or an extent symbol.
+  std::vector<std::pair<std::string, Attribute>> fixes;
   Location loc;
   bool is_kernel() const { return kind == FunctionKind::Kernel; }
   std::vector<Value*> params() const;

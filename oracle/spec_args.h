@@ -22,6 +22,12 @@ struct SpecCaseError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A case no kernel variant fits only because of the param values the kernels fix (`fixes {...}`,
+// docs/spec-run.md): reported `skip`, not a failure; the message names the params and values.
+struct SpecCaseSkip : SpecCaseError {
+  using SpecCaseError::SpecCaseError;
+};
+
 struct LoadedKernels {
   std::unique_ptr<Module> module;  // canonical (normalized when the file has surface forms)
   std::string path;
@@ -34,7 +40,9 @@ LoadedKernels load_kernels(const std::string& path);
 
 // The kernel of `m` for this call: the first `@Op` or `@Op__<dtypes>[__<variant>...]` whose
 // view parameters take the call's present tensors (dtypes, ranks, constant extents, one value
-// per extent symbol). Throws SpecCaseError listing the kernels tried.
+// per extent symbol) and whose fixed params (`fixes {...}`) all have exactly the call's values.
+// Throws SpecCaseSkip when kernels take the tensors but none fixes the call's param values (the
+// message names them), else SpecCaseError listing the kernels tried.
 const Function& kernel_for_call(const Module& m, const std::string& op, const specs::Call& call, const std::string& file);
 
 // specs::generate_inputs with its errors as SpecCaseError ("input generation: ...").

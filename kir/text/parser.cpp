@@ -510,6 +510,18 @@ class Parser {
       bump();
       f->invocation = attr_dict();
     }
+    if (is_ident("fixes")) {  // duplicate names are left to the verifier (L2.5)
+      bump();
+      expect(Tok::LBrace, "'{' after fixes");
+      if (!is(Tok::RBrace)) {
+        do {
+          Token k = expect(Tok::Ident, "a param name");
+          expect(Tok::Equal, "'=' after the param name");
+          f->fixes.emplace_back(k.text, attr_value());
+        } while (accept(Tok::Comma));
+      }
+      expect(Tok::RBrace, "'}' closing fixes");
+    }
     if (auto l = opt_loc()) f->loc = *l;
     Function* placed = f.get();
     m.functions.push_back(std::move(f));

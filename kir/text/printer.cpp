@@ -39,6 +39,11 @@ class Printer {
       }
       os << "}";
     }
+    if (!f.fixes.empty()) {
+      os << " fixes {";
+      for (size_t i = 0; i < f.fixes.size(); ++i) os << (i ? ", " : "") << f.fixes[i].first << " = " << f.fixes[i].second.str();
+      os << "}";
+    }
     if (f.loc.explicit_loc) os << " " << loc(f.loc);
     os << " {\n";
     for (const auto& op : f.body.ops) operation(*op, 1);

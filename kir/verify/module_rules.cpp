@@ -119,6 +119,45 @@ void check_invocation(Context& cx, const Function& f) {
   }
 }
 
+// The fixed params (docs/kir-text.md): unique names, values built from integers, floats, bools,
+// strings and lists, a keyword being `none` or an extent symbol of a view parameter (L2.5: the
+// clause states what a specialized kernel variant hard-codes).
+bool fixes_value_ok(const Attribute& a, const std::set<std::string>& symbols, std::string& bad) {
+  switch (a.kind) {
+    case Attribute::Kind::Bool: case Attribute::Kind::Int: case Attribute::Kind::Float: case Attribute::Kind::String: return true;
+    case Attribute::Kind::Keyword:
+      if (a.s == "none" || symbols.count(a.s)) return true;
+      bad = "'" + a.s + "' is neither none nor an extent symbol of a view parameter";
+      return false;
+    case Attribute::Kind::List:
+      for (const auto& x : a.list)
+        if (!fixes_value_ok(x, symbols, bad)) return false;
+      return true;
+    case Attribute::Kind::Symbol: case Attribute::Kind::EnumMember: break;
+  }
+  bad = a.str() + " is no param value (integers, floats, bools, strings, none, extent symbols and lists of them)";
+  return false;
+}
+
+void check_fixes(Context& cx, const Function& f) {
+  std::set<std::string> symbols, seen, params;
+  for (const Value* p : f.params()) {
+    if (!p) continue;
+    params.insert(p->name);
+    if (p->type.is(TypeKind::View))
+      for (const Extent& e : p->type.shape())
+        for (const auto& s : e.symbols())
+          if (s.empty() || s[0] != '%') symbols.insert(s);
+  }
+  for (const auto& [k, v] : f.fixes) {
+    std::string where = "fixes of kernel @" + f.name + ": '" + k + "'";
+    std::string bad;
+    if (!seen.insert(k).second) cx.error(f.loc, "L2.5", where + " is fixed twice");
+    else if (params.count(k)) cx.error(f.loc, "L2.5", where + " is also a parameter %" + k + "; a kernel either takes a param or fixes it");
+    else if (!fixes_value_ok(v, symbols, bad)) cx.error(f.loc, "L2.5", where + ": " + bad);
+  }
+}
+
 void check_kernel_signature(Context& cx, const Function& f) {
   if (!f.result_types.empty())
     cx.error(f.loc, "L1.1", "kernel @" + f.name + " declares results: a kernel has no host-visible return; write "
@@ -147,11 +186,14 @@ void check_kernel_signature(Context& cx, const Function& f) {
     check_default(cx, f, *p);
   }
   check_invocation(cx, f);
+  check_fixes(cx, f);
 }
 
 void check_helper_signature(Context& cx, const Function& f) {
   if (!f.invocation.empty())
     cx.error(f.loc, "invocation", "helper @" + f.name + " has an invocation; only kernels are invoked");
+  if (!f.fixes.empty())
+    cx.error(f.loc, "L2.5", "helper @" + f.name + " fixes params; only a kernel fixes the manifest params it specializes");
   for (size_t i = 0; i < f.result_types.size(); ++i) {
     const Type& t = f.result_types[i];
     std::string where = "result " + std::to_string(i) + " of @" + f.name;

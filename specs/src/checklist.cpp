@@ -49,8 +49,9 @@ std::string checklist_id(const std::string& check) {
       // M19 composition
       {"S8", "M19"},
       // parity with the paired Intent kernel (parity.h): pairing and parameter order follow
-      // the declaration order (M2), access the effects (M13), dtypes M16, shapes M7, params M12
-      {"P1", "M2"}, {"P2", "M2"}, {"P3", "M13"}, {"P4", "M16"}, {"P5", "M7"}, {"P6", "M7"}, {"P7", "M12"},
+      // the declaration order (M2), access the effects (M13), dtypes M16, shapes M7, params and
+      // fixed params M12
+      {"P1", "M2"}, {"P2", "M2"}, {"P3", "M13"}, {"P4", "M16"}, {"P5", "M7"}, {"P6", "M7"}, {"P7", "M12"}, {"P8", "M12"},
   };
   auto it = table.find(check);
   return it == table.end() ? std::string() : it->second;

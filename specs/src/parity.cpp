@@ -6,7 +6,8 @@
 // `B + 1` or `N // 2` as canonical polynomials of the kernel symbols bound to their indices;
 // type-family shapes: some discriminant point whose cases fit every family-shaped parameter at
 // once), P6 extent symbols (one kernel symbol per manifest dimension and back, one extent list
-// per Shape index), P7 scalar params.
+// per Shape index), P7 scalar params, P8 fixed params (`fixes {...}`: each a param of the op, or a
+// field of an ADT param, with a value of its kind).
 #include "specs/src/parity.h"
 
 #include <algorithm>
@@ -273,6 +274,7 @@ class ParityChecker {
       if (e.t) check_tensor(e, v);
       else check_param(e, v);
     }
+    check_fixes();
     check_families();
     check_computed();
     for (const auto& e : entries_) {
@@ -676,6 +678,86 @@ class ParityChecker {
     if (!ok)
       err(e.loc, "param '" + e.name + "' (" + e.p->type_text + "): " + kname() + " parameter " + where(v) + " is " +
                      (v.is_constexpr ? "constexpr " : "") + ty.str() + ", expected " + form_name(e.form), "P7");
+  }
+
+  // P8: every fixed param (kir/ir.h Function::fixes) is a param of the op — `p.field` a field of an
+  // ADT param p — and its value fits the kind: an integer (or an extent symbol) an int, a list of
+  // them a sequence of the right length, a number a float, a bool a bool, a string a literal or
+  // dtype member or an ADT constructor, `none` an optional param. Located at the kernel.
+  void check_fixes() {
+    Loc at;
+    if (fn_->loc.file) at.file = *fn_->loc.file;
+    at.line = static_cast<int>(fn_->loc.line);
+    at.col = static_cast<int>(fn_->loc.col);
+    for (const auto& [name, value] : fn_->fixes) {
+      const std::string head = name.substr(0, name.find('.'));
+      const ParamDecl* p = op_.param(head);
+      const std::string what = kname() + " fixes " + name + " = " + value.str();
+      if (!p) {
+        std::string known;
+        for (const auto& q : op_.params) known += (known.empty() ? "" : ", ") + q.name;
+        err(at, what + ", but '" + head + "' is no param of " + op_.name + " (its params: " + (known.empty() ? "none" : known) + ")", "P8");
+        continue;
+      }
+      if (!p->kind) continue;  // a malformed type is reported by the validator
+      std::optional<Kind> kind = *p->kind;
+      std::string type = p->type_text;
+      if (head != name) {
+        kind = field_kind(*p->kind, name.substr(head.size() + 1), type);
+        if (!kind) {
+          err(at, what + ", but param '" + head + "' (" + p->type_text + ") has no field '" + name.substr(head.size() + 1) +
+                      "' (a dotted name reads a field of an ADT param)", "P8");
+          continue;
+        }
+      }
+      if (!fits_kind(value, *kind))
+        err(at, what + ", which is no value of '" + name + "' (" + type + ")", "P8");
+    }
+  }
+
+  // The kind of field `path` (`packing`, or nested `a.b`) of an ADT kind (or optional ADT), with its
+  // type text in `type`; nullopt when no constructor has it.
+  std::optional<Kind> field_kind(const Kind& k, const std::string& path, std::string& type) const {
+    if (k.t == Kind::T::Maybe && k.elem) return field_kind(*k.elem, path, type);
+    if (k.t != Kind::T::Adt) return std::nullopt;
+    auto a = m_.adts.find(k.adt);
+    if (a == m_.adts.end()) return std::nullopt;
+    const std::string field = path.substr(0, path.find('.'));
+    for (const auto& c : a->second.ctors)
+      for (const auto& [fname, fkind] : c.fields)
+        if (fname == field && (k.ctor.empty() || k.ctor == c.name)) {
+          if (field != path) return field_kind(fkind, path.substr(field.size() + 1), type);
+          type = k.adt + "." + c.name + "." + fname + ": " + fkind.str();
+          return fkind;
+        }
+    return std::nullopt;
+  }
+
+  bool fits_kind(const Attribute& a, const Kind& k) const {
+    const bool none = a.kind == Attribute::Kind::Keyword && a.s == "none";
+    switch (k.t) {
+      case Kind::T::Maybe: return none || (k.elem && fits_kind(a, *k.elem));
+      case Kind::T::None: return none;
+      case Kind::T::Dim: case Kind::T::Int: return a.kind == Attribute::Kind::Int || (a.kind == Attribute::Kind::Keyword && !none);
+      case Kind::T::Bool: return a.kind == Attribute::Kind::Bool;
+      case Kind::T::Enum: return a.kind == Attribute::Kind::String && k.members.count(a.s);
+      case Kind::T::DType:
+        return a.kind == Attribute::Kind::String && (k.members.empty() ? find_dtype(a.s) != nullptr : k.members.count(a.s) != 0);
+      case Kind::T::Str: return a.kind == Attribute::Kind::String;
+      case Kind::T::Value:  // float, str and other opaque types: a number or a string
+        return a.kind == Attribute::Kind::Int || a.kind == Attribute::Kind::Float || a.kind == Attribute::Kind::String;
+      case Kind::T::Seq:
+        if (a.kind != Attribute::Kind::List || (k.length >= 0 && a.list.size() != static_cast<size_t>(k.length)) || !k.elem) return false;
+        return std::all_of(a.list.begin(), a.list.end(), [&](const Attribute& x) { return fits_kind(x, *k.elem); });
+      case Kind::T::Union:
+        return std::any_of(k.alts.begin(), k.alts.end(), [&](const Kind& x) { return fits_kind(a, x); });
+      case Kind::T::Adt: {
+        auto d = m_.adts.find(k.adt);
+        return a.kind == Attribute::Kind::String && d != m_.adts.end() && d->second.ctor(a.s) && (k.ctor.empty() || k.ctor == a.s);
+      }
+      case Kind::T::Tensor: break;
+    }
+    return false;
   }
 
   static bool is_float(DType d) { return d == DType::F16 || d == DType::BF16 || d == DType::F32 || d == DType::F64; }

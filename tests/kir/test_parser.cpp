@@ -93,3 +93,25 @@ TEST_CASE("long unary minus chains are bounded", "[kir][text]") {
   CHECK(first_error("kernel @k(%a: f32[" + std::string(100000, '-') + "1]) {}").find("nesting deeper than") !=
         std::string::npos);
 }
+
+TEST_CASE("a kernel's fixes clause round-trips in declaration order", "[kir][text][L2.5]") {
+  const std::string text =
+      "kernel @k(%x: In<f32[N, C]>) invocation {N = 2} fixes {stride = [1, 1], padding = \"same\", eps = 1e-6, "
+      "scale = none, shape = [C], ceil = true, layout.alignment = 4} {\n"
+      "  %z = const() {value = 0.0} : f32\n}\n";
+  CHECK(roundtrip(text) == text);
+  Diagnostics d;
+  auto m = parse_module(text, "t.kir", d);
+  REQUIRE(m);
+  const auto& fx = m->functions[0]->fixes;
+  REQUIRE(fx.size() == 7);
+  CHECK(fx[0].first == "stride");
+  CHECK(fx[0].second.ints() == std::vector<int64_t>{1, 1});
+  CHECK(fx[1].second.kind == Attribute::Kind::String);
+  CHECK(fx[2].second.f == 1e-6);
+  CHECK(fx[3].second.kind == Attribute::Kind::Keyword);
+  CHECK(fx[6].first == "layout.alignment");
+  // a clone keeps it
+  CHECK(print_module(*clone(*m)) == text);
+  CHECK(first_error("kernel @k(%x: In<f32[N]>) fixes {stride 2} {\n}\n") == "t.kir:1:41: expected '=' after the param name, found integer '2'");
+}

@@ -189,3 +189,23 @@ TEST_CASE("reproducing commands quote what the shell would split, case folders a
   CHECK(kir::oracle::case_folder("d", "XFwdOp", "") == "d/XFwdOp/op");
   CHECK(kir::oracle::case_folder("d", "XFwdOp", "..") == "d/XFwdOp/_..");
 }
+
+TEST_CASE("a row whose params no kernel fixes is a skip naming them", "[oracle][L2.5]") {
+  // ScaleByFwdOp's kernel fixes factor = 2.0 and window = [2, 2] (tests/oracle/data/fixes).
+  auto r = kir::test::run_kir("spec run " + data("fixes/ops"));
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "pass  ScaleByFwdOp [fixed]"));
+  CHECK(has(r.out, "skip  ScaleByFwdOp [other-factor]"));
+  CHECK(has(r.out, "fixes factor = 3.0 (this row); @ScaleByFwdOp fixes factor = 2.0"));
+  CHECK(has(r.out, "skip  ScaleByFwdOp [int-window]"));
+  CHECK(has(r.out, "fixes window = 2 (this row); @ScaleByFwdOp fixes window = [2, 2]"));
+  CHECK(has(r.out, "1 ops, 3 cases: 1 passed, 0 failed, 2 skipped"));
+  auto v = kir::test::run_kir("spec validate " + data("fixes/ops"));
+  INFO(v.out);
+  CHECK(v.code == 0);
+  auto b = kir::test::run_kir("spec run --backend cpu " + data("fixes/ops") + " --row other-factor");
+  INFO(b.out);
+  CHECK(b.code == 0);
+  CHECK(has(b.out, "skip  ScaleByFwdOp [other-factor]"));
+}

@@ -191,3 +191,63 @@ TEST_CASE("parity never crashes on hostile kernel text", "[parity][M2]") {
   kir::specs::check_parity_text(*add, m, base, "AddFwdOp.kir", ok);
   CHECK(ok.all().empty());
 }
+
+TEST_CASE("P8 fixed params: names of the op, values of the param's kind", "[parity][M12]") {
+  Manifest m;
+  SpecDiags d;
+  kir::specs::load_paths({std::string(KIR_SOURCE_DIR) + "/specs"}, m, d);
+  const auto* pool = m.op("MaxPool2dFwdOp");
+  REQUIRE(pool);
+  auto pool_kernel = [&](const std::string& fixes) {
+    SpecDiags p;
+    kir::specs::check_parity_text(*pool, m,
+                                  "kernel @MaxPool2dFwdOp__f32(%input: In<f32[N, C, H, W]>, %output: Out<f32[N, C, HO, WO]>, "
+                                  "constexpr %ceil_mode: bool = false) fixes {" + fixes + "} {\n"
+                                  "  %zero = const() {value = 0} : index\n}\n",
+                                  "pool.kir", p);
+    return p;
+  };
+  CHECK(pool_kernel("kernel_size = [3, 2], stride = none, padding = 1, dilation = 1").error_count() == 0);
+  SpecDiags unknown = pool_kernel("kernel_size = 3, strides = 2");
+  std::string all;
+  for (const auto& x : unknown.all()) all += x.str() + "\n";
+  INFO(all);
+  CHECK(unknown.contains("kernel @MaxPool2dFwdOp__f32 fixes strides = 2, but 'strides' is no param of MaxPool2dFwdOp (its params: "
+                         "kernel_size, stride, padding, dilation, ceil_mode)"));
+  CHECK(all.find("ceil_mode) [P8, M12]") != std::string::npos);
+  REQUIRE(!unknown.all().empty());
+  CHECK(unknown.all()[0].loc.str() == "pool.kir:1:1");  // located at the kernel
+  CHECK(pool_kernel("kernel_size = [3, 3, 3]").contains("fixes kernel_size = [3, 3, 3], which is no value of 'kernel_size' (int | tuple[int, int])"));
+  CHECK(pool_kernel("padding = none").contains("which is no value of 'padding' (int | tuple[int, int])"));
+  CHECK(pool_kernel("dilation = 1.5").contains("which is no value of 'dilation'"));
+  // string literals, floats, optional params
+  const auto* conv = m.op("Conv2dFwdOp");
+  REQUIRE(conv);
+  auto conv_kernel = [&](const std::string& fixes) {
+    SpecDiags p;
+    kir::specs::check_parity_text(*conv, m,
+                                  "kernel @Conv2dFwdOp__f32(%input: In<f32[N, C, H, W]>, %weight: In<f32[O, G, U, V]>, %bias: In<f32[O]>, "
+                                  "%output: Out<f32[N, O, P, Q]>, %groups: i64, constexpr %present_bias: bool) fixes {" + fixes + "} {\n"
+                                  "  %zero = const() {value = 0} : index\n}\n",
+                                  "conv.kir", p);
+    return p;
+  };
+  CHECK(conv_kernel("stride = 1, padding = \"same\", dilation = [2, 1]").error_count() == 0);
+  CHECK(conv_kernel("padding = \"full\"").contains("fixes padding = \"full\", which is no value of 'padding'"));
+  // a dotted name reads a field of an ADT param
+  const auto* moe = m.op("MoePrePermuteFwdOp");
+  REQUIRE(moe);
+  auto moe_kernel = [&](const std::string& fixes) {
+    SpecDiags p;
+    kir::specs::check_parity_text(*moe, m,
+                                  "kernel @MoePrePermuteFwdOp__f16(%hidden: In<f16[T, H]>, %topk_ids: In<i32[T, K]>, %permuted: Out<f16[C, H]>, "
+                                  "%metadata: Out<i32[E]>, %num_experts: i64) fixes {" + fixes + "} {\n"
+                                  "  %zero = const() {value = 0} : index\n}\n",
+                                  "moe.kir", p);
+    return p;
+  };
+  CHECK(moe_kernel("layout = \"contiguous\", layout.packing = \"tight\", layout.alignment = 1").error_count() == 0);
+  CHECK(moe_kernel("layout.packing = \"loose\"").contains("which is no value of 'layout.packing'"));
+  CHECK(moe_kernel("layout.stride = 1").contains("param 'layout' (MGroupedLayout) has no field 'stride'"));
+  CHECK(moe_kernel("layout = \"ragged\"").contains("which is no value of 'layout' (MGroupedLayout)"));
+}

@@ -59,6 +59,13 @@ std::vector<Candidate> other_kernels(const Module& m, const State& st) {
 
 // ---- extents ----------------------------------------------------------------------------------
 
+// Whether a fixed param value (kir/ir.h Function::fixes) names an extent symbol not in `syms`.
+bool names_symbol_outside(const Attribute& a, const std::set<std::string>& syms) {
+  if (a.kind == Attribute::Kind::Keyword) return a.s != "none" && !syms.count(a.s);
+  if (a.kind != Attribute::Kind::List) return false;
+  return std::any_of(a.list.begin(), a.list.end(), [&](const Attribute& x) { return names_symbol_outside(x, syms); });
+}
+
 std::vector<Candidate> extents(const Module& m, const State& st) {
   std::vector<Candidate> out;
   const Function* k = m.find_function(st.kernel);
@@ -372,6 +379,8 @@ std::vector<Candidate> parameters(const Module& m, const State& st) {
                                for (const auto& sym : e.symbols()) syms.insert(sym);
                          for (auto it = kk->invocation.begin(); it != kk->invocation.end();)
                            it = syms.count(it->first) ? std::next(it) : kk->invocation.erase(it);
+                         // So do the fixed params' extent symbols (a fix naming a gone one is dropped).
+                         std::erase_if(kk->fixes, [&](const auto& fx) { return names_symbol_outside(fx.second, syms); });
                          return true;
                        }
                      return false;
