@@ -238,36 +238,22 @@ json math_view(const json& report) {
 json baseline_view(const json& report) {
   const json& b = field(report, "baseline");
   if (!b.is_object()) return {{"present", false}};
-  const json& rows = field(b, "rows");
+  const BaselineRows rows = baseline_rows(b, "\u2013");
   json shown = json::array();
-  int same = 0;
-  for (std::size_t i : baseline_order(b)) {
-    const json& r = rows[i];
-    std::string change = string_field(r, "change");
-    if (change == "same") {
-      ++same;
-      continue;
-    }
-    std::string cls = change == "regression" ? "fail" : change == "improvement" ? "pass" : "skip";
-    auto side = [&](const char* verdict, const char* ulps) {
-      std::string v = string_field(r, verdict);
-      if (auto u = number_of(field(r, ulps))) v += (v.empty() ? "" : ", ") + format_number(*u) + " ulp";
-      return v.empty() ? std::string("\u2013") : v;
-    };
-    shown.push_back({{"change", change},
-                     {"cls", cls},
-                     {"id", string_field(r, "id")},
-                     {"output", string_field(r, "output")},
-                     {"what", string_field(r, "what")},
-                     {"before", side("before_verdict", "before_max_ulps")},
-                     {"after", side("after_verdict", "after_max_ulps")}});
-  }
+  for (const auto& r : rows.shown)
+    shown.push_back({{"change", r.change},
+                     {"cls", r.change == "regression" ? "fail" : r.change == "improvement" ? "pass" : "skip"},
+                     {"id", r.id},
+                     {"output", r.output},
+                     {"what", r.what},
+                     {"before", r.before},
+                     {"after", r.after}});
   return {{"present", true},
           {"path", string_field(b, "path")},
           {"rows", shown},
           {"has_rows", !shown.empty()},
-          {"same", plural(same, "unchanged row") + " not shown"},
-          {"has_same", same > 0}};
+          {"same", plural(rows.same, "unchanged row") + " not shown"},
+          {"has_same", rows.same > 0}};
 }
 
 }  // namespace

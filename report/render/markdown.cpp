@@ -117,34 +117,21 @@ json math_view(const json& report) {
 json baseline_view(const json& report) {
   const json& b = field(report, "baseline");
   if (!b.is_object()) return {{"present", false}};
-  const json& rows = field(b, "rows");
+  const BaselineRows rows = baseline_rows(b, "-");
   json shown = json::array();
-  int same = 0;
-  for (std::size_t i : baseline_order(b)) {
-    const json& r = rows[i];
-    std::string change = string_field(r, "change");
-    if (change == "same") {
-      ++same;
-      continue;
-    }
-    std::string before = string_field(r, "before_verdict"), after = string_field(r, "after_verdict");
-    auto with_ulps = [&](std::string v, const char* key) {
-      if (auto u = number_of(field(r, key))) v += (v.empty() ? "" : ", ") + format_number(*u) + " ulp";
-      return v.empty() ? std::string("-") : v;
-    };
-    shown.push_back({{"change", change == "regression" ? "**regression**" : change},
-                     {"id", string_field(r, "id")},
-                     {"output", string_field(r, "output").empty() ? "-" : string_field(r, "output")},
-                     {"what", string_field(r, "what")},
-                     {"before", with_ulps(before, "before_max_ulps")},
-                     {"after", with_ulps(after, "after_max_ulps")}});
-  }
+  for (const auto& r : rows.shown)
+    shown.push_back({{"change", r.change == "regression" ? "**regression**" : r.change},
+                     {"id", r.id},
+                     {"output", r.output.empty() ? "-" : r.output},
+                     {"what", r.what},
+                     {"before", r.before},
+                     {"after", r.after}});
   return {{"present", true},
           {"path", string_field(b, "path")},
           {"rows", shown},
           {"has_rows", !shown.empty()},
-          {"same", std::to_string(same)},
-          {"has_same", same > 0}};
+          {"same", std::to_string(rows.same)},
+          {"has_same", rows.same > 0}};
 }
 
 // kainjow keeps the newline after a standalone section tag: three or more newlines become two.

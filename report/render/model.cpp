@@ -101,6 +101,27 @@ std::vector<std::size_t> baseline_order(const nlohmann::json& baseline) {
   return order;
 }
 
+BaselineRows baseline_rows(const nlohmann::json& baseline, std::string_view none) {
+  BaselineRows out;
+  const auto& rows = field(baseline, "rows");
+  for (std::size_t i : baseline_order(baseline)) {
+    const nlohmann::json& r = rows[i];
+    const std::string change = string_field(r, "change");
+    if (change == "same") {
+      ++out.same;
+      continue;
+    }
+    auto side = [&](const char* verdict, const char* ulps) {
+      std::string v = string_field(r, verdict);
+      if (auto u = number_of(field(r, ulps))) v += (v.empty() ? "" : ", ") + format_number(*u) + " ulp";
+      return v.empty() ? std::string(none) : v;
+    };
+    out.shown.push_back({change, string_field(r, "id"), string_field(r, "output"), string_field(r, "what"),
+                         side("before_verdict", "before_max_ulps"), side("after_verdict", "after_max_ulps")});
+  }
+  return out;
+}
+
 int count_verdict(const nlohmann::json& report, std::string_view verdict) {
   int n = 0;
   for (const auto& c : field(report, "cases")) n += string_field(c, "verdict") == verdict;

@@ -45,6 +45,17 @@ Matrix verdict_matrix(const nlohmann::json& report);
 std::vector<std::size_t> baseline_order(const nlohmann::json& baseline);
 int baseline_rank(std::string_view change);
 
+// The changed rows of a baseline comparison in baseline_order, each side as "VERDICT, N ulp"
+// (`none` when a side has neither), and how many unchanged rows were left out.
+struct BaselineRow {
+  std::string change, id, output, what, before, after;
+};
+struct BaselineRows {
+  std::vector<BaselineRow> shown;
+  int same = 0;
+};
+BaselineRows baseline_rows(const nlohmann::json& baseline, std::string_view none);
+
 // The number of cases in report["cases"] with this verdict (the summary is shown as written).
 int count_verdict(const nlohmann::json& report, std::string_view verdict);
 
