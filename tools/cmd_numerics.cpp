@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -29,7 +31,37 @@ struct Args {
   std::string seed, counter;
   uint64_t count = 1;
   std::vector<std::string> key, ctr;  // philox --key K0,K1 --ctr C0,C1,C2,C3 (raw block)
+  bool json = false;                  // --json: one JSON document instead of text lines
 };
+
+// Where a command's results go: text lines on stdout, or with --json one JSON document printed at
+// the end, `results` holding one record per result line. Errors stay on stderr either way (and in
+// the record of a value that failed).
+struct Out {
+  bool json = false;
+  nlohmann::json records = nlohmann::json::array();
+  void line(const std::string& text, nlohmann::json record) {
+    if (json) records.push_back(std::move(record));
+    else std::cout << text << "\n";
+  }
+  int done(int rc, nlohmann::json doc = nlohmann::json::object()) {
+    if (json) {
+      doc["results"] = records;
+      std::cout << doc.dump(2) << "\n";
+    }
+    return rc;
+  }
+};
+
+nlohmann::json scalar_json(Scalar v) {
+  return {{"dtype", std::string(name(v.dtype))}, {"bits", num::format_bits(v)}, {"value", num::format_value(v)}};
+}
+
+std::string hex32(uint32_t w) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", w);
+  return buf;
+}
 
 std::optional<DType> dtype_arg(const std::string& s) {
   auto d = parse_dtype(s);
@@ -50,10 +82,20 @@ std::optional<DType> dtype_arg(const std::string& s) {
 int run_format(const Args& a) {
   auto d = dtype_arg(a.src);
   if (!d) return 2;
-  std::cout << name(*d) << ": " << info(*d).bits << " bits\n";
-  if (*d == DType::Bool) {
-    std::cout << "  values: false (0), true (1)\n  cast into bool: x != 0 (NaN -> true, +-0 -> false)\n";
+  // The text goes to `t`; --json prints `doc`, the same facts as fields.
+  std::ostringstream t;
+  nlohmann::json doc = {{"dtype", std::string(name(*d))}, {"bits", info(*d).bits}};
+  auto finish = [&] {
+    if (a.json) std::cout << doc.dump(2) << "\n";
+    else std::cout << t.str();
     return 0;
+  };
+  t << name(*d) << ": " << info(*d).bits << " bits\n";
+  if (*d == DType::Bool) {
+    t << "  values: false (0), true (1)\n  cast into bool: x != 0 (NaN -> true, +-0 -> false)\n";
+    doc["kind"] = "bool";
+    doc["cast_into"] = "x != 0 (NaN -> true, +-0 -> false)";
+    return finish();
   }
   if (is_integer(*d)) {
     const int b = info(*d).bits;
@@ -61,16 +103,31 @@ int run_format(const Args& a) {
     const std::string lo = sgn ? "-" + std::to_string(uint64_t{1} << (b - 1)) : "0";
     const std::string hi = sgn ? std::to_string((uint64_t{1} << (b - 1)) - 1)
                                : (b == 64 ? std::string("18446744073709551615") : std::to_string((uint64_t{1} << b) - 1));
-    std::cout << "  " << (sgn ? "two's complement" : "unsigned") << ", range [" << lo << ", " << hi << "]\n"
+    t << "  " << (sgn ? "two's complement" : "unsigned") << ", range [" << lo << ", " << hi << "]\n"
               << "  cast from an integer: wraps (truncated to " << b << " bits, then " << (sgn ? "sign" : "zero")
               << "-extended)\n"
               << "  cast from a float: truncated toward zero; NaN, +-inf or a value outside the range is an "
                  "invalid-cast error\n";
-    return 0;
+    doc["kind"] = sgn ? "signed integer" : "unsigned integer";
+    doc["min"] = lo;
+    doc["max"] = hi;
+    doc["cast_from_integer"] = "wraps";
+    doc["cast_from_float"] = "truncated toward zero; NaN, +-inf or out of range is an invalid-cast error";
+    return finish();
   }
   const num::FloatFormat& f = num::float_format(*d);
   auto val = [&](uint64_t bits) { return num::format_value(Scalar{*d, bits}) + " (" + num::format_bits(Scalar{*d, bits}) + ")"; };
-  std::cout << "  sign/exponent/mantissa bits: " << (f.has_sign ? 1 : 0) << "/" << f.exp_bits << "/" << f.man_bits
+  auto jval = [&](uint64_t bits) { return scalar_json(Scalar{*d, bits}); };
+  doc["kind"] = "float";
+  doc["sign_bits"] = f.has_sign ? 1 : 0;
+  doc["exponent_bits"] = f.exp_bits;
+  doc["mantissa_bits"] = f.man_bits;
+  doc["bias"] = f.bias;
+  doc["precision"] = f.precision;
+  doc["emin"] = f.emin;
+  doc["emax"] = f.emax;
+  doc["max_finite"] = jval(num::max_finite(*d));
+  t << "  sign/exponent/mantissa bits: " << (f.has_sign ? 1 : 0) << "/" << f.exp_bits << "/" << f.man_bits
             << ", bias " << f.bias << ", precision " << f.precision << " bits\n"
             << "  normal exponents: " << f.emin << ".." << f.emax << "\n"
             << "  max finite: " << val(num::max_finite(*d)) << "\n";
@@ -85,19 +142,26 @@ int run_format(const Args& a) {
     min_normal = b;
     break;
   }
-  std::cout << "  min normal: " << val(min_normal) << "\n";
-  std::cout << "  min subnormal: " << (found_sub ? val(min_sub) : std::string("none (no subnormals)")) << "\n";
-  std::cout << "  infinity: " << (f.has_inf ? val(num::inf_bits(*d)) : std::string("none")) << "\n";
-  std::cout << "  NaN: " << (f.has_nan ? val(f.canonical_nan) + " (the NaN every operation returns)" : std::string("none"))
+  t << "  min normal: " << val(min_normal) << "\n";
+  t << "  min subnormal: " << (found_sub ? val(min_sub) : std::string("none (no subnormals)")) << "\n";
+  t << "  infinity: " << (f.has_inf ? val(num::inf_bits(*d)) : std::string("none")) << "\n";
+  t << "  NaN: " << (f.has_nan ? val(f.canonical_nan) + " (the NaN every operation returns)" : std::string("none"))
             << "\n";
-  std::cout << "  zero: " << (f.has_zero ? (f.has_sign ? "+0 and -0" : "0") : "none (e8m0 holds powers of two only)")
+  t << "  zero: " << (f.has_zero ? (f.has_sign ? "+0 and -0" : "0") : "none (e8m0 holds powers of two only)")
             << "\n";
-  std::cout << "  cast into " << name(*d) << ": rounds to nearest even once; a value too large becomes "
+  t << "  cast into " << name(*d) << ": rounds to nearest even once; a value too large becomes "
             << (f.overflow == num::OverflowRule::ToInf      ? "+-inf"
                 : f.overflow == num::OverflowRule::ToNaN     ? "NaN (this format's cast does not saturate)"
                                                             : "+-max finite (saturates)")
             << "; NaN becomes " << (f.has_nan ? "the canonical NaN" : "an invalid-cast error") << "\n";
-  return 0;
+  doc["min_normal"] = jval(min_normal);
+  doc["min_subnormal"] = found_sub ? jval(min_sub) : nlohmann::json(nullptr);
+  doc["infinity"] = f.has_inf ? jval(num::inf_bits(*d)) : nlohmann::json(nullptr);
+  doc["nan"] = f.has_nan ? jval(f.canonical_nan) : nlohmann::json(nullptr);
+  doc["zero"] = f.has_zero ? (f.has_sign ? "+0 and -0" : "0") : "none";
+  doc["cast_overflow"] = f.overflow == num::OverflowRule::ToInf ? "inf" : f.overflow == num::OverflowRule::ToNaN ? "nan" : "saturate";
+  doc["cast_nan"] = f.has_nan ? "canonical NaN" : "invalid-cast error";
+  return finish();
 }
 
 std::string show(Scalar v) {
@@ -117,17 +181,19 @@ int run_cast(const Args& a) {
   auto src = dtype_arg(a.src), dst = dtype_arg(a.dst);
   if (!src || !dst) return 2;
   int rc = 0;
+  Out out{a.json};
   for (const auto& x : a.xs) {
     auto v = value_arg(x, *src, rc);
     if (!v) continue;
     auto r = num::cast(*v, *dst);
     if (r) {
-      std::cout << show(*v) << " -> " << show(*r) << "\n";
+      out.line(show(*v) + " -> " + show(*r), {{"input", scalar_json(*v)}, {"output", scalar_json(*r)}});
     } else {
-      std::cout << show(*v) << " -> error: " << r.error().message << "\n";
+      out.line(show(*v) + " -> error: " + r.error().message, {{"input", scalar_json(*v)}, {"error", r.error().message}});
       rc = std::max(rc, 1);
     }
   }
+  rc = out.done(rc);
   return rc;
 }
 
@@ -166,14 +232,17 @@ int run_philox_raw(const Args& a) {
     if (!u32_arg(a.key[i], "--key word " + std::to_string(i), key[i])) return 2;
   for (size_t i = 0; i < 4; ++i)
     if (!u32_arg(a.ctr[i], "--ctr word " + std::to_string(i), ctr[i])) return 2;
-  const num::PhiloxCounter out = num::philox4x32_10(ctr, key);
+  const num::PhiloxCounter words = num::philox4x32_10(ctr, key);
+  Out out{a.json};
+  std::string text;
+  nlohmann::json record = {{"key", {hex32(key[0]), hex32(key[1])}}, {"ctr", nlohmann::json::array()}, {"words", nlohmann::json::array()}};
   for (size_t i = 0; i < 4; ++i) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%08x", out[i]);
-    std::cout << (i ? " " : "") << buf;
+    text += (i ? " " : "") + hex32(words[i]);
+    record["ctr"].push_back(hex32(ctr[i]));
+    record["words"].push_back(hex32(words[i]));
   }
-  std::cout << "\n";
-  return 0;
+  out.line(text, record);
+  return out.done(0);
 }
 
 int run_philox(const Args& a) {
@@ -190,13 +259,13 @@ int run_philox(const Args& a) {
   }
   uint64_t seed = 0, counter = 0;
   if (!u64_arg(a.seed, seed) || !u64_arg(a.counter, counter)) return 2;
+  Out out{a.json};
   for (uint64_t i = 0; i < a.count; ++i) {
     const uint64_t c = counter + i;
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%08x", num::random_bits(seed, c));
-    std::cout << c << " " << buf << "\n";
+    const std::string w = hex32(num::random_bits(seed, c));
+    out.line(std::to_string(c) + " " + w, {{"seed", seed}, {"counter", c}, {"bits", w}});
   }
-  return 0;
+  return out.done(0);
 }
 
 int run_ulp(const Args& a) {
@@ -213,8 +282,10 @@ int run_ulp(const Args& a) {
     std::cerr << "kir numerics: ulp distance is undefined for NaN\n";
     return 1;
   }
-  std::cout << num::ulp_distance(x->bits, y->bits, *d) << "\n";
-  return 0;
+  Out out{a.json};
+  const uint64_t n = num::ulp_distance(x->bits, y->bits, *d);
+  out.line(std::to_string(n), {{"a", scalar_json(*x)}, {"b", scalar_json(*y)}, {"ulps", n}});
+  return out.done(0);
 }
 
 // `kir numerics eval FUNC DTYPE X [Y]`: what `kir run` computes for one element of a pointwise op
@@ -253,23 +324,31 @@ int run_eval(const Args& a) {
       return 2;
     }
     auto r = num::pointwise_binary(bop.value_or(num::BinaryOp::Add), is_pow, vals[0], vals[1]);
-    std::cout << f << "(" << show(vals[0]) << ", " << show(vals[1]) << ") -> ";
+    Out out{a.json};
+    const std::string head = f + "(" + show(vals[0]) + ", " + show(vals[1]) + ") -> ";
+    nlohmann::json record = {{"function", f}, {"inputs", {scalar_json(vals[0]), scalar_json(vals[1])}}};
     if (!r) {
-      std::cout << "error: " << r.error().message << "\n";
-      return 1;
+      record["error"] = r.error().message;
+      out.line(head + "error: " + r.error().message, record);
+      return out.done(1);
     }
-    std::cout << show(*r) << "\n";
-    return 0;
+    record["output"] = scalar_json(*r);
+    out.line(head + show(*r), record);
+    return out.done(0);
   }
+  Out out{a.json};
   for (const Scalar& v : vals) {
+    nlohmann::json record = {{"function", f}, {"input", scalar_json(v)}};
     if (uop) {
       auto r = num::unary(*uop, v);
       if (!r) {
-        std::cout << show(v) << " -> error: " << r.error().message << "\n";
+        record["error"] = r.error().message;
+        out.line(show(v) + " -> error: " + r.error().message, record);
         rc = std::max(rc, 1);
         continue;
       }
-      std::cout << show(v) << " -> " << show(*r) << "\n";
+      record["output"] = scalar_json(*r);
+      out.line(show(v) + " -> " + show(*r), record);
       continue;
     }
     auto r = num::eval_unary(f, *d, v.bits);
@@ -277,9 +356,10 @@ int run_eval(const Args& a) {
       std::cerr << "kir numerics: " << f << " takes f16, bf16, f32 or f64, not " << name(*d) << "\n";
       return 2;
     }
-    std::cout << show(v) << " -> " << show(Scalar{*d, *r}) << "\n";
+    record["output"] = scalar_json(Scalar{*d, *r});
+    out.line(show(v) + " -> " + show(Scalar{*d, *r}), record);
   }
-  return rc;
+  return out.done(rc);
 }
 
 }  // namespace
@@ -293,6 +373,7 @@ void register_numerics_commands(CLI::App& app, int& exit_code) {
   cast->add_option("SRC", args->src, "source dtype")->required();
   cast->add_option("DST", args->dst, "destination dtype")->required();
   cast->add_option("X", args->xs, "values: decimal or 0x bit pattern")->required();
+  cast->add_flag("--json", args->json, "print one JSON document instead of text");
   cast->callback([args, &exit_code] { exit_code = run_cast(*args); });
 
   auto* philox = cmd->add_subcommand(
@@ -302,16 +383,19 @@ void register_numerics_commands(CLI::App& app, int& exit_code) {
   philox->add_option("--count", args->count, "number of consecutive words (default 1)");
   philox->add_option("--key", args->key, "raw mode: the two 32-bit key words (comma-separated)")->delimiter(',');
   philox->add_option("--ctr", args->ctr, "raw mode: the four 32-bit counter words (comma-separated)")->delimiter(',');
+  philox->add_flag("--json", args->json, "print one JSON document instead of text");
   philox->callback([args, &exit_code] { exit_code = run_philox(*args); });
 
   auto* format = cmd->add_subcommand("format", "The encoding of DTYPE: bits, bias, range, special values, cast rules");
   format->add_option("DTYPE", args->src, "dtype")->required();
+  format->add_flag("--json", args->json, "print one JSON document instead of text");
   format->callback([args, &exit_code] { exit_code = run_format(*args); });
 
   auto* ulp = cmd->add_subcommand("ulp", "Number of representable steps between A and B");
   ulp->add_option("DTYPE", args->src, "float dtype")->required();
   ulp->add_option("A", args->a, "value")->required();
   ulp->add_option("B", args->b, "value")->required();
+  ulp->add_flag("--json", args->json, "print one JSON document instead of text");
   ulp->callback([args, &exit_code] { exit_code = run_ulp(*args); });
 
   auto* eval = cmd->add_subcommand(
@@ -320,6 +404,7 @@ void register_numerics_commands(CLI::App& app, int& exit_code) {
   eval->add_option("FUNC", args->func, "operation name")->required();
   eval->add_option("DTYPE", args->src, "dtype")->required();
   eval->add_option("X", args->xs, "values: decimal or 0x bit pattern")->required();
+  eval->add_flag("--json", args->json, "print one JSON document instead of text");
   eval->callback([args, &exit_code] { exit_code = run_eval(*args); });
 }
 

@@ -103,6 +103,25 @@ int run_instantiate(const InstArgs& a) {
   return rd.has_errors() ? 1 : 0;
 }
 
+// `kir spec validate --json`: {"ops", "files", "errors", "warnings", "diagnostics": [{file, line, col,
+// level, op, message, rule}]}, the rule being the check ID and checklist item ("C37, M7").
+nlohmann::json validate_json(const specs::ValidateSummary& s) {
+  nlohmann::json diags = nlohmann::json::array();
+  size_t warnings = 0;
+  for (const auto& d : s.shown.sorted()) {
+    warnings += d.level == specs::Level::Warning;
+    std::string message = d.text, rule;
+    const std::string full = d.str();
+    const auto open = full.rfind('[');
+    if (!full.empty() && full.back() == ']' && open != std::string::npos) rule = full.substr(open + 1, full.size() - open - 2);
+    const auto mopen = message.rfind(" [");
+    if (!message.empty() && message.back() == ']' && mopen != std::string::npos) message.erase(mopen);
+    diags.push_back({{"file", d.loc.file}, {"line", d.loc.line}, {"col", d.loc.col}, {"level", specs::level_name(d.level)},
+                     {"op", d.op}, {"message", message}, {"rule", rule}});
+  }
+  return {{"ops", s.ops}, {"files", s.files}, {"errors", s.shown.error_count()}, {"warnings", warnings}, {"diagnostics", diags}};
+}
+
 struct RunArgs {
   std::vector<std::string> paths;
   std::string op, row, case_id, json, backend = "interp", keep_failures;
@@ -248,13 +267,21 @@ void register_spec_commands(CLI::App& app, int& exit_code) {
 
   auto paths = std::make_shared<std::vector<std::string>>();
   auto vop = std::make_shared<std::string>();
+  auto vjson = std::make_shared<bool>(false);
   auto* v = spec->add_subcommand("validate", "check manifests for every rule (default PATHS: specs)");
   v->add_option("paths", *paths, "manifest files or folders");
   v->add_option("--op", *vop, "check only this op");
-  v->callback([paths, vop, &exit_code] {
+  v->add_flag("--json", *vjson, "print one JSON object: counts and every diagnostic with file, line, col, level, op, rule");
+  v->callback([paths, vop, vjson, &exit_code] {
     std::vector<std::string> p = paths->empty() ? std::vector<std::string>{"specs"} : *paths;
     specs::ValidateOptions opts;
     opts.only_op = *vop;
+    if (*vjson) {
+      const specs::ValidateSummary s = specs::validate_summary(p, opts);
+      std::cout << validate_json(s).dump(2) << "\n";
+      exit_code = s.shown.has_errors() ? 1 : 0;
+      return;
+    }
     std::string report;
     exit_code = specs::validate_paths(p, opts, report);
     (exit_code ? std::cerr : std::cout) << report;

@@ -704,18 +704,24 @@ SpecDiags validate_op(const Manifest& m, const SpecDiags& loaded, const std::str
   return shown_for(d, op);
 }
 
-int validate_paths(const std::vector<std::string>& paths, const ValidateOptions& opts, std::string& report) {
+ValidateSummary validate_summary(const std::vector<std::string>& paths, const ValidateOptions& opts) {
   Manifest m;
   SpecDiags d;
   load_paths(paths, m, d);
   if (!opts.only_op.empty() && !m.op(opts.only_op)) d.add({}, Level::Loader, opts.only_op, "no op named '" + opts.only_op + "' in the manifests [L6]");
   validate(m, d, opts);
-  SpecDiags shown = shown_for(d, opts.only_op);
-  report = shown.render();
-  size_t n = 0;
-  for (const auto& o : m.ops) n += (opts.only_op.empty() || o.name == opts.only_op) ? 1 : 0;
-  report += std::to_string(n) + " op(s) in " + std::to_string(m.files.size()) + " file(s): " + std::to_string(shown.error_count()) + " error(s)\n";
-  return shown.has_errors() ? 1 : 0;
+  ValidateSummary s;
+  s.shown = shown_for(d, opts.only_op);
+  for (const auto& o : m.ops) s.ops += (opts.only_op.empty() || o.name == opts.only_op) ? 1 : 0;
+  s.files = m.files.size();
+  return s;
+}
+
+int validate_paths(const std::vector<std::string>& paths, const ValidateOptions& opts, std::string& report) {
+  const ValidateSummary s = validate_summary(paths, opts);
+  report = s.shown.render();
+  report += std::to_string(s.ops) + " op(s) in " + std::to_string(s.files) + " file(s): " + std::to_string(s.shown.error_count()) + " error(s)\n";
+  return s.shown.has_errors() ? 1 : 0;
 }
 
 }  // namespace kir::specs

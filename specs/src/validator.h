@@ -25,6 +25,14 @@ void validate(const Manifest& m, SpecDiags& d, const ValidateOptions& opts = {})
 // `kir spec instantiate` refuses an op whose result has errors.
 SpecDiags validate_op(const Manifest& m, const SpecDiags& loaded, const std::string& op, ValidateOptions opts = {});
 
+// What `kir spec validate` reports: the diagnostics shown (of the op selected, with every loader
+// diagnostic), the ops validated and the files read.
+struct ValidateSummary {
+  SpecDiags shown;
+  size_t ops = 0, files = 0;
+};
+ValidateSummary validate_summary(const std::vector<std::string>& paths, const ValidateOptions& opts);
+
 // Loads PATHS and validates; returns the exit code of the CLI (0 no errors, 1 errors).
 int validate_paths(const std::vector<std::string>& paths, const ValidateOptions& opts, std::string& report);
 

@@ -67,3 +67,37 @@ TEST_CASE("kir numerics philox --key --ctr prints one raw Philox4x32-10 block", 
   CHECK(none.code == 2);
   CHECK(none.out.find("SEED and COUNTER are required") != std::string::npos);
 }
+
+TEST_CASE("kir numerics --json prints the same results as one JSON document", "[cli][numerics]") {
+  auto cast = kir::test::run_kir("numerics cast f32 f16 --json 1.0 70000");
+  CHECK(cast.code == 0);
+  CHECK(cast.out.find("\"bits\": \"0x3c00\"") != std::string::npos);  // 1.0 in f16
+  CHECK(cast.out.find("\"value\": \"inf\"") != std::string::npos);    // 70000 overflows f16 to +inf
+  auto eval = kir::test::run_kir("numerics eval add f16 --json 1 0.0004");
+  CHECK(eval.code == 0);
+  CHECK(eval.out.find("\"function\": \"add\"") != std::string::npos);
+  CHECK(eval.out.find("\"output\"") != std::string::npos);
+  auto ulp = kir::test::run_kir("numerics ulp f32 --json 1 1.0000002");
+  CHECK(ulp.code == 0);
+  CHECK(ulp.out.find("\"ulps\": 2") != std::string::npos);  // 1 + 2^-22 is two f32 steps above 1
+  auto philox = kir::test::run_kir("numerics philox --json --key 0,0 --ctr 0,0,0,0");
+  CHECK(philox.out.find("\"0x6627e8d5\"") != std::string::npos);
+  auto format = kir::test::run_kir("numerics format e4m3 --json");
+  CHECK(format.code == 0);
+  CHECK(format.out.find("\"max_finite\"") != std::string::npos);
+  CHECK(format.out.find("\"value\": \"448\"") != std::string::npos);
+  CHECK(format.out.find("\"infinity\": null") != std::string::npos);
+  CHECK(format.out.find("\"cast_overflow\": \"nan\"") != std::string::npos);
+}
+
+TEST_CASE("kir spec validate --json lists every diagnostic with its place and rule", "[cli][M19]") {
+  auto ok = kir::test::run_kir("spec validate --json " + std::string(KIR_SOURCE_DIR) + "/specs");
+  CHECK(ok.code == 0);
+  CHECK(ok.out.find("\"errors\": 0") != std::string::npos);
+  CHECK(ok.out.find("\"ops\": 48") != std::string::npos);
+  auto bad = kir::test::run_kir("spec validate --json " + std::string(KIR_SOURCE_DIR) + "/tests/specs/data/invalid/broken.yaml");
+  CHECK(bad.code == 1);
+  CHECK(bad.out.find("\"diagnostics\": [") != std::string::npos);
+  CHECK(bad.out.find("\"line\": ") != std::string::npos);
+  CHECK(bad.out.find("\"rule\": \"") != std::string::npos);
+}
