@@ -25,9 +25,14 @@ In, Out, InOut = _ViewKind("In"), _ViewKind("Out"), _ViewKind("InOut")
 Constexpr = _Constexpr()
 
 
-def kernel(fn) -> Kernel:
-    """Defines a logical kernel; the target is chosen when it is run, never inside (L1.1)."""
-    return Kernel(fn)
+def kernel(fn=None, *, fixes=None):
+    """Defines a logical kernel; the target is chosen when it is run, never inside (L1.1).
+    `@intent.kernel(fixes={"stride": 2, "padding": "same"})` declares the op-spec manifest params
+    the kernel hard-codes (KIR's `fixes {...}` clause: kernel choice in `kir spec run` requires a
+    row to have those values). Values: int, float, bool, str, None, and lists/tuples of them."""
+    if fn is None:
+        return lambda f: Kernel(f, fixes=fixes)
+    return Kernel(fn, fixes=fixes)
 
 
 def fn(f) -> Helper:

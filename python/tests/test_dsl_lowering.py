@@ -1007,3 +1007,32 @@ def test_L2_3_inout_keeps_its_input_and_is_written_back():
     x = np.arange(5, dtype=np.int32)
     bump(x)
     assert x.tolist() == [1, 2, 3, 4, 5]
+
+
+# ---- kernels that fix manifest params ------------------------------------------------------------
+
+@I.kernel(fixes={"stride": [1, 2], "padding": "same", "eps": 1e-06, "softmax_scale": None, "layout.packing": "tight",
+                 "bias": True})
+def fixed(x: I.In[I.f32, ("N",)], y: I.Out[I.f32, ("N",)]):
+    d = I.domain(0, N)  # noqa: F821 (extent symbol)
+    y[d] = x[d]
+
+
+def test_L2_5_fixes_becomes_the_kernels_fixes_clause_in_order():
+    """[L2.5] @intent.kernel(fixes=...) writes KIR's clause; kir verifies the kernel (the text went
+    through intent._kir.load)."""
+    header = next(ln for ln in body(fixed) if ln.startswith("kernel @fixed"))
+    assert header.endswith('fixes {stride = [1, 2], padding = "same", eps = 1e-06, softmax_scale = none, '
+                           'layout.packing = "tight", bias = true} {'), header
+
+
+def test_L2_5_fixes_rejects_values_a_manifest_param_cannot_take():
+    """[L2.5] a value or name the clause cannot hold fails at the decorator, naming the kernel."""
+    with pytest.raises(IntentError) as ei:
+        I.kernel(fixes={"stride": {"a": 1}})(copy2d.fn)
+    assert ei.value.rule == "L2.5" and "fixes stride" in ei.value.message and "kernel copy2d" in ei.value.message
+    with pytest.raises(IntentError) as ei:
+        I.kernel(fixes={"1x": 1})(copy2d.fn)
+    assert "is not a param name" in ei.value.message
+    with pytest.raises(IntentError):
+        I.kernel(fixes={"eps": float("nan")})(copy2d.fn)

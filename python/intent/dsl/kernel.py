@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
 import re
 from typing import Any, Dict, List
 
@@ -240,8 +241,11 @@ def substitute(t, binding: Dict[str, T.Extent]):
 class Helper:
     """An `@intent.fn` helper: lowered per call signature into a KIR `fn`."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, fixes=None):
         self.fn, self.name = fn, fn.__name__
+        self.fixes = dict(fixes or {})
+        for key, value in self.fixes.items():  # fail at the decorator, not at the first lowering
+            fixes_value(self.name, key, value)
         self._src = None
         self.__doc__, self.__wrapped__ = fn.__doc__, fn
 
@@ -282,12 +286,41 @@ class Specialization:
         return t if locations else re.sub(r' loc\("(?:[^"\\]|\\.)*":\d+:\d+\)', "", t)
 
 
+_FIX_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$")
+
+
+def fixes_value(kernel: str, key: str, value) -> str:
+    """KIR attribute text of one `fixes` entry's value; IntentError for a name or value KIR's
+    clause cannot hold."""
+    if not isinstance(key, str) or not _FIX_NAME.match(key):
+        raise IntentError(f"kernel {kernel}: fixes key {key!r} is not a param name (name or name.field)", rule="L2.5")
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise IntentError(f"kernel {kernel}: fixes {key} = {value!r}: only finite floats", rule="L2.5")
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(fixes_value(kernel, key, v) for v in value) + "]"
+    raise IntentError(f"kernel {kernel}: fixes {key} = {value!r}: a {type(value).__name__} is not a manifest "
+                      f"param value (int, float, bool, str, None or a list of them)", rule="L2.5")
+
+
 class Kernel:
     """An `@intent.kernel` function. `k.kir` is its canonical KIR (constexpr defaults);
     `k.specialize(NAME=value)` fixes constexprs; `k(x, y, ..., backend="interp")` runs it."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, fixes=None):
         self.fn, self.name = fn, fn.__name__
+        self.fixes = dict(fixes or {})
+        for key, value in self.fixes.items():  # fail at the decorator, not at the first lowering
+            fixes_value(self.name, key, value)
         self._src = None
         self._specs: Dict[Any, Specialization] = {}
         self.__doc__, self.__wrapped__ = fn.__doc__, fn
@@ -378,6 +411,8 @@ class Kernel:
                                      f"InOut[dtype, shape], a dtype, or intent.Constexpr[type]); tuples and records "
                                      f"are never public parameters", "L4.13" if ann in (tuple,) else "L2.4")
         fn.header = f"kernel @{self.name}({', '.join(header)})"
+        if self.fixes:
+            fn.header += " fixes {" + ", ".join(f"{k} = {fixes_value(self.name, k, v)}" for k, v in self.fixes.items()) + "}"
         fl.lower_body(src.defn.body)
         prog.functions.append(fn)
         return prog.text()
