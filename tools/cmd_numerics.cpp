@@ -2,6 +2,7 @@
 // between dtypes, print Philox words, measure ULP distances and evaluate scalar operations.
 // Exit codes: 0 ok, 1 an operation reported an invalid value, 2 usage error.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -177,6 +178,28 @@ std::optional<Scalar> value_arg(const std::string& s, DType d, int& rc) {
   return std::nullopt;
 }
 
+// Why a cast between float dtypes did not give a nearby value: "" when it did (the result is the
+// input rounded to nearest even), else the rule that applied.
+std::string cast_note(Scalar in, Scalar out) {
+  const DType s = in.dtype, d = out.dtype;
+  if (!is_any_float(s) || !is_any_float(d) || !num::is_finite(in.bits, s)) return "";
+  const double x = num::to_double(in.bits, s);
+  const std::string max = num::format_value(Scalar{d, num::max_finite(d)});
+  const std::string beyond = "|x| is beyond " + std::string(name(d)) + "'s largest finite value " + max;
+  if (num::is_nan(out.bits, d)) return beyond + ", and a cast into " + std::string(name(d)) + " does not saturate: NaN";
+  if (num::classify(out.bits, d) == num::FpClass::Infinite) return beyond + ": overflow to infinity";
+  const uint64_t top = num::max_finite(d, x < 0);
+  if (out.bits == top && std::fabs(x) > num::to_double(num::max_finite(d), d)) {
+    // Beyond the midpoint above max (at it, when ties-to-even would leave max's odd encoding),
+    // rounding alone would not give max: the cast saturated.
+    const double mid = num::to_double(num::max_finite(d), d) + num::ulp_value(num::max_finite(d), d) / 2;
+    if (std::fabs(x) > mid || (std::fabs(x) == mid && (num::max_finite(d) & 1)))
+      return beyond + ", and a cast into " + std::string(name(d)) + " saturates there";
+  }
+  if (x != 0 && num::classify(out.bits, d) == num::FpClass::Zero) return "|x| is below half of " + std::string(name(d)) + "'s smallest value: underflow to zero";
+  return "";
+}
+
 int run_cast(const Args& a) {
   auto src = dtype_arg(a.src), dst = dtype_arg(a.dst);
   if (!src || !dst) return 2;
@@ -187,7 +210,10 @@ int run_cast(const Args& a) {
     if (!v) continue;
     auto r = num::cast(*v, *dst);
     if (r) {
-      out.line(show(*v) + " -> " + show(*r), {{"input", scalar_json(*v)}, {"output", scalar_json(*r)}});
+      const std::string note = cast_note(*v, *r);
+      nlohmann::json record = {{"input", scalar_json(*v)}, {"output", scalar_json(*r)}};
+      if (!note.empty()) record["note"] = note;
+      out.line(show(*v) + " -> " + show(*r) + (note.empty() ? "" : " (" + note + ")"), record);
     } else {
       out.line(show(*v) + " -> error: " + r.error().message, {{"input", scalar_json(*v)}, {"error", r.error().message}});
       rc = std::max(rc, 1);

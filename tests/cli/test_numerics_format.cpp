@@ -101,3 +101,20 @@ TEST_CASE("kir spec validate --json lists every diagnostic with its place and ru
   CHECK(bad.out.find("\"line\": ") != std::string::npos);
   CHECK(bad.out.find("\"rule\": \"") != std::string::npos);
 }
+
+TEST_CASE("kir numerics cast says why a value became NaN, infinite, saturated or zero", "[cli][numerics]") {
+  // e4m3 (max 448, no infinity) does not saturate: beyond the midpoint 464 a cast gives NaN; the
+  // midpoint itself rounds to 448 (ties to even), which is plain rounding and needs no note.
+  auto e4m3 = kir::test::run_kir("numerics cast f32 e4m3 465 464");
+  CHECK(e4m3.out.find("465 -> e4m3 0x7f nan (|x| is beyond e4m3's largest finite value 448, and a cast into e4m3 does not "
+                      "saturate: NaN)") != std::string::npos);
+  CHECK(e4m3.out.find("464 -> e4m3 0x7e 448\n") != std::string::npos);
+  // e2m1 saturates at 6; 7 is the midpoint to 8, where ties-to-even would leave 6's odd encoding.
+  auto e2m1 = kir::test::run_kir("numerics cast f32 e2m1 7 6.5");
+  CHECK(e2m1.out.find("7 -> e2m1 0x7 6 (|x| is beyond e2m1's largest finite value 6, and a cast into e2m1 saturates there)") !=
+        std::string::npos);
+  CHECK(e2m1.out.find("6.5 -> e2m1 0x7 6\n") != std::string::npos);
+  auto f16 = kir::test::run_kir("numerics cast f32 f16 70000 1e-9");
+  CHECK(f16.out.find("(|x| is beyond f16's largest finite value 65504: overflow to infinity)") != std::string::npos);
+  CHECK(f16.out.find("(|x| is below half of f16's smallest value: underflow to zero)") != std::string::npos);
+}
