@@ -4,6 +4,7 @@
 
 #include "kir/normalize/normalize.h"
 #include "kir/text/parser.h"
+#include "kir/text/comments.h"
 #include "kir/text/printer.h"
 #include "kir/verify/verifier.h"
 #include "tools/commands.h"
@@ -63,7 +64,7 @@ int run_fmt(const FileArgs& a) {
   std::string source;
   auto m = load(a.path, source);
   if (!m) return 1;
-  std::cout << print_module(*m);
+  std::cout << print_module_with_comments(*m, collect_comments(source));
   return 0;
 }
 

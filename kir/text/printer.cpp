@@ -2,6 +2,9 @@
 // that cannot collide with names already used in the function.
 #include "kir/text/printer.h"
 
+#include "kir/text/comments.h"
+
+#include <cstdint>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -12,11 +15,30 @@ namespace {
 class Printer {
  public:
   std::ostringstream os;
+  const std::vector<Comment>* comments = nullptr;  // kir fmt: source comments to print back
+
+  // The comments on lines before `line`, each on a line of its own at `indent`.
+  void comments_before(int line, int indent) {
+    while (comments && next_comment_ < comments->size() && (*comments)[next_comment_].line < line) {
+      pad(indent);
+      os << (*comments)[next_comment_++].text << "\n";
+    }
+  }
+  // A trailing comment on the op's own line, printed after the op's text.
+  std::string trailing_comment(int line) {
+    if (!comments || next_comment_ >= comments->size()) return "";
+    const Comment& c = (*comments)[next_comment_];
+    if (!c.trailing || c.line != line) return "";
+    ++next_comment_;
+    return " " + c.text;
+  }
+  void remaining_comments() { comments_before(INT32_MAX, 0); }
 
   void function(const Function& f) {
     names_.clear();
     used_.clear();
     collect(f.body);
+    if (!f.loc.explicit_loc) comments_before(static_cast<int>(f.loc.line), 0);
     os << (f.is_kernel() ? "kernel" : "fn") << " @" << f.name << "(";
     for (size_t i = 0; i < f.body.args.size(); ++i) {
       const Value& p = *f.body.args[i];
@@ -45,12 +67,14 @@ class Printer {
       os << "}";
     }
     if (f.loc.explicit_loc) os << " " << loc(f.loc);
-    os << " {\n";
+    os << " {" << (f.loc.explicit_loc ? "" : trailing_comment(static_cast<int>(f.loc.line))) << "\n";
     for (const auto& op : f.body.ops) operation(*op, 1);
     os << "}\n";
   }
 
   void operation(const Operation& op, int indent) {
+    const bool placed = comments && !op.loc.explicit_loc && op.loc.line > 0;
+    if (placed) comments_before(static_cast<int>(op.loc.line), indent);
     pad(indent);
     if (!op.results.empty()) {
       for (size_t i = 0; i < op.results.size(); ++i) os << (i ? ", " : "") << name(op.results[i].get());
@@ -78,16 +102,20 @@ class Printer {
       os << " region(";
       for (size_t i = 0; i < r->args.size(); ++i)
         os << (i ? ", " : "") << name(r->args[i].get()) << ": " << r->args[i]->type.str();
-      os << ") {\n";
+      os << ") {";
+      if (placed && &r == &op.regions.front()) os << trailing_comment(static_cast<int>(op.loc.line));
+      os << "\n";
       for (const auto& sub : r->ops) operation(*sub, indent + 1);
       pad(indent);
       os << "}";
     }
     if (op.loc.explicit_loc) os << " " << loc(op.loc);
+    if (placed && op.regions.empty()) os << trailing_comment(static_cast<int>(op.loc.line));
     os << "\n";
   }
 
  private:
+  size_t next_comment_ = 0;
   std::unordered_map<const Value*, std::string> names_;
   std::set<std::string> used_;
   int next_ = 0;
@@ -139,20 +167,27 @@ std::string print_function(const Function& f) {
   return p.os.str();
 }
 
-std::string print_module(const Module& m) {
-  std::string out;
+std::string print_module(const Module& m) { return print_module_with_comments(m, {}); }
+
+std::string print_module_with_comments(const Module& m, const std::vector<Comment>& comments) {
+  Printer p;
+  p.comments = comments.empty() ? nullptr : &comments;
+  bool first = true;
   for (const auto& e : m.enums) {
-    if (!out.empty()) out += "\n";
-    out += "enum @" + e.name + " {";
-    for (size_t i = 0; i < e.members.size(); ++i)
-      out += (i ? ", " : " ") + e.members[i].first + " = " + std::to_string(e.members[i].second);
-    out += e.members.empty() ? "}\n" : " }\n";
+    if (!first) p.os << "\n";
+    first = false;
+    if (!e.loc.explicit_loc) p.comments_before(static_cast<int>(e.loc.line), 0);
+    p.os << "enum @" << e.name << " {";
+    for (size_t i = 0; i < e.members.size(); ++i) p.os << (i ? ", " : " ") << e.members[i].first << " = " << e.members[i].second;
+    p.os << (e.members.empty() ? "}" : " }") << (e.loc.explicit_loc ? "" : p.trailing_comment(static_cast<int>(e.loc.line))) << "\n";
   }
   for (const auto& f : m.functions) {
-    if (!out.empty()) out += "\n";
-    out += print_function(*f);
+    if (!first) p.os << "\n";
+    first = false;
+    p.function(*f);
   }
-  return out;
+  p.remaining_comments();
+  return p.os.str();
 }
 
 std::string print_op(const Operation& op) {

@@ -67,6 +67,32 @@ TEST_CASE("kir fmt prints canonical text", "[cli]") {
   CHECK(r.out == "fn @f(%a: f32, %b: f32) -> f32 {\n  %s = add(%a, %b) : f32\n  return(%s)\n}\n");
 }
 
+TEST_CASE("kir fmt keeps comments where they were, and is idempotent", "[cli]") {
+  const std::string src =
+      "// header\n"
+      "fn @f(%a:f32,%b:f32)->f32{ // on the signature\n"
+      "  // before the add\n"
+      "  %s=add(%a,%b):f32   // after the add, with \"//\" quoted\n"
+      "  %c = const() {value = \"not // a comment\"} : index\n"
+      "  return(%s)\n"
+      "}\n"
+      "// at the end\n";
+  const std::string want =
+      "// header\n"
+      "fn @f(%a: f32, %b: f32) -> f32 { // on the signature\n"
+      "  // before the add\n"
+      "  %s = add(%a, %b) : f32 // after the add, with \"//\" quoted\n"
+      "  %c = const() {value = \"not // a comment\"} : index\n"
+      "  return(%s)\n"
+      "}\n"
+      "// at the end\n";
+  Run r = kir_cmd("fmt " + temp_file("comments.kir", src));
+  CHECK(r.code == 0);
+  CHECK(r.out == want);
+  Run again = kir_cmd("fmt " + temp_file("comments2.kir", r.out));
+  CHECK(again.out == want);
+}
+
 TEST_CASE("kir never crashes on binary or truncated input", "[cli]") {
   std::string garbage;
   for (int i = 0; i < 512; ++i) garbage += static_cast<char>((i * 131 + 7) % 256);
