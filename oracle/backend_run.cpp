@@ -3,6 +3,7 @@
 #include "oracle/backend_run.h"
 
 #include <cstring>
+#include <deque>
 #include <stdexcept>
 
 namespace kir::oracle {
@@ -185,6 +186,38 @@ interp::Options declared_order_options(const cpu::Program& p) {
     }
   }
   return o;
+}
+
+std::vector<BatchProgram> build_batch(size_t n, const std::function<cpu::CompiledSource(size_t)>& compile) {
+  std::vector<BatchProgram> out(n);
+  std::deque<cpu::CompiledSource> sources;
+  std::vector<size_t> compiled;
+  for (size_t i = 0; i < n; ++i) {
+    try {
+      sources.push_back(compile(i));
+      compiled.push_back(i);
+    } catch (const std::exception& e) {
+      out[i].error = e.what();
+    }
+  }
+  if (sources.empty()) return out;
+  try {
+    auto natives = cpu::build_kernels(std::move(sources));
+    for (size_t j = 0; j < compiled.size(); ++j) out[compiled[j]].native = natives[j];
+    return out;
+  } catch (const std::exception&) {
+    // Some program breaks the batch: build each alone to find which.
+  }
+  for (size_t i : compiled) {
+    try {
+      std::deque<cpu::CompiledSource> one;
+      one.push_back(compile(i));
+      out[i].native = cpu::build_kernels(std::move(one)).front();
+    } catch (const std::exception& e) {
+      out[i].error = e.what();
+    }
+  }
+  return out;
 }
 
 }  // namespace kir::oracle

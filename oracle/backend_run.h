@@ -3,6 +3,7 @@
 // specialization, native views over copies of the storages, and the extent bindings; after the
 // call, Out/InOut storages hold what the native code wrote. A native fault is a located error.
 #pragma once
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -56,6 +57,16 @@ class BoundCall {
   std::vector<uint64_t> scalars_;
   std::vector<int64_t> extents_;
 };
+
+// One program of a batch build: its loaded kernel, or the message of its compile or build error.
+struct BatchProgram {
+  std::shared_ptr<cpu::NativeKernel> native;
+  std::string error;
+};
+// Compiles programs 0..n-1 (`compile(i)`; a throw is that program's error) and builds them into
+// one shared object through the artifact cache. When the batch does not build, each program is
+// compiled and built alone, so only the programs that break it carry an error.
+std::vector<BatchProgram> build_batch(size_t n, const std::function<cpu::CompiledSource(size_t)>& compile);
 
 // Compiles (through the artifact cache), loads and calls kernel `name`. Out/InOut views of
 // `args` are updated in place (every element then counts as defined). Throws std::runtime_error

@@ -2,7 +2,6 @@
 #include "report/report_run.h"
 
 #include <algorithm>
-#include <deque>
 #include <future>
 #include <set>
 #include <sstream>
@@ -23,7 +22,7 @@ std::vector<std::string> split_tokens(const std::string& s) {
   std::vector<std::string> out;
   std::string cur;
   for (char ch : s) {
-    if (ch == ',' || ch == '-' || ch == ' ') {
+    if (ch == ',' || ch == ' ') {
       if (!cur.empty()) out.push_back(cur);
       cur.clear();
     } else {
@@ -80,42 +79,24 @@ json reference_json(const specs::OpSpec& op, const specs::Call& call, const orac
   return out;
 }
 
-// Compiles the cases' kernels: a shared object per batch, batches built in parallel; a batch that
-// fails is built one program at a time so only the failing case carries the error.
+// Compiles the cases' kernels: a shared object per batch of kBatch cases (oracle::build_batch,
+// which isolates a program that breaks its batch), batches built in parallel.
 std::vector<Built> build_all(const std::vector<const ReportCase*>& cases, int jobs) {
   std::vector<Built> built(cases.size());
   std::vector<std::vector<size_t>> batches;
-  std::vector<std::deque<cpu::CompiledSource>> sources;
   for (size_t i = 0; i < cases.size(); ++i) {
-    const ReportCase& c = *cases[i];
-    if (!c.skip.empty() || !c.error.empty()) continue;
-    try {
-      auto src = oracle::compile_for_args(*c.module, c.kernel, c.args);
-      if (batches.empty() || batches.back().size() == kBatch) {
-        batches.emplace_back();
-        sources.emplace_back();
-      }
-      batches.back().push_back(i);
-      sources.back().push_back(std::move(src));
-    } catch (const std::exception& e) {
-      built[i].early = oracle::compile_failure_verdict(e.what());
-    }
+    if (!cases[i]->skip.empty() || !cases[i]->error.empty()) continue;
+    if (batches.empty() || batches.back().size() == kBatch) batches.emplace_back();
+    batches.back().push_back(i);
   }
-  auto build_batch = [&](size_t b) {
-    try {
-      auto natives = cpu::build_kernels(std::move(sources[b]));
-      for (size_t j = 0; j < batches[b].size(); ++j) built[batches[b][j]].native = natives[j];
-      return;
-    } catch (const std::exception&) {
-    }
-    for (size_t i : batches[b]) {
-      try {
-        std::deque<cpu::CompiledSource> one;
-        one.push_back(oracle::compile_for_args(*cases[i]->module, cases[i]->kernel, cases[i]->args));
-        built[i].native = cpu::build_kernels(std::move(one)).front();
-      } catch (const std::exception& e) {
-        built[i].early = oracle::compile_failure_verdict(e.what());
-      }
+  auto build_one_batch = [&](const std::vector<size_t>& batch) {
+    const auto programs = oracle::build_batch(batch.size(), [&](size_t j) {
+      const ReportCase& c = *cases[batch[j]];
+      return oracle::compile_for_args(*c.module, c.kernel, c.args);
+    });
+    for (size_t j = 0; j < batch.size(); ++j) {
+      if (programs[j].native) built[batch[j]].native = programs[j].native;
+      else built[batch[j]].early = oracle::compile_failure_verdict(programs[j].error);
     }
   };
   const size_t workers = std::max<size_t>(1, jobs > 0 ? static_cast<size_t>(jobs) : std::thread::hardware_concurrency());
@@ -123,7 +104,7 @@ std::vector<Built> build_all(const std::vector<const ReportCase*>& cases, int jo
   std::vector<std::future<void>> pool;
   for (size_t w = 0; w < std::min(workers, batches.size()); ++w)
     pool.push_back(std::async(std::launch::async, [&] {
-      for (size_t b; (b = next++) < batches.size();) build_batch(b);
+      for (size_t b; (b = next++) < batches.size();) build_one_batch(batches[b]);
     }));
   for (auto& f : pool) f.get();
   return built;

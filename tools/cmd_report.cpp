@@ -5,6 +5,7 @@
 // DIR/report.md, DIR/report.html and DIR/repro/<case>/. `--from REPORT.json` renders an existing
 // report again (optionally against a baseline). Exit 0 when every case and math row passes, 1 when
 // one fails or a row regressed against the baseline, 2 on usage errors.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -101,13 +102,11 @@ void add_kernel_cases(const std::vector<fs::path>& files, uint64_t seed, report:
       } catch (const std::exception& e) {
         c.error = e.what();
       }
-      std::string dts;
+      std::vector<std::string> dts;  // the outputs' dtypes, each once
       for (const kir::Value* p : fn->params())
-        if (p->type.is(TypeKind::View) && p->type.access() != Access::In) {
-          const std::string d(name(p->type.dtype()));
-          if (dts.find(d) == std::string::npos) dts += (dts.empty() ? "" : ",") + d;
-        }
-      c.dtype = dts;
+        if (p->type.is(TypeKind::View) && p->type.access() != Access::In)
+          if (const std::string d(name(p->type.dtype())); std::find(dts.begin(), dts.end(), d) == dts.end()) dts.push_back(d);
+      for (const auto& d : dts) c.dtype += (c.dtype.empty() ? "" : ",") + d;
       list.cases.push_back(std::move(c));
     }
     list.modules.push_back(std::move(m));

@@ -54,37 +54,15 @@ MathKernels build_math_kernels(const std::vector<std::pair<num::MathFn, kir::DTy
   if (!k.module || diags.has_errors() || !verify_module(*k.module, diags))
     throw std::logic_error("math section: the generated kernels are not valid KIR:\n" + diags.render(text));
 
-  // Compile step per kernel (a construct the backend lacks is found here), then one build.
+  // One batch; a kernel the backend cannot compile or build carries its message (oracle::build_batch).
   auto compile = [&](num::MathFn fn, kir::DType d) {
     return oracle::compile_for_args(*k.module, math_kernel_name(fn, d), make_args(d, {0}));
   };
-  std::deque<cpu::CompiledSource> sources;
-  std::vector<std::pair<num::MathFn, kir::DType>> compiled;
-  for (const auto& [fn, d] : rows) {
-    try {
-      sources.push_back(compile(fn, d));
-      compiled.emplace_back(fn, d);
-    } catch (const std::exception& e) {
-      k.errors[math_kernel_name(fn, d)] = e.what();
-    }
-  }
-  if (sources.empty()) return k;
-  try {
-    auto built = cpu::build_kernels(std::move(sources));
-    for (size_t i = 0; i < compiled.size(); ++i)
-      k.built[math_kernel_name(compiled[i].first, compiled[i].second)] = built[i];
-  } catch (const std::exception&) {
-    // Isolate the kernels that break the batch: compile and build each alone.
-    for (const auto& [fn, d] : compiled) {
-      const std::string name = math_kernel_name(fn, d);
-      try {
-        std::deque<cpu::CompiledSource> one;
-        one.push_back(compile(fn, d));
-        k.built[name] = cpu::build_kernels(std::move(one)).front();
-      } catch (const std::exception& e) {
-        k.errors[name] = e.what();
-      }
-    }
+  const auto built = oracle::build_batch(rows.size(), [&](size_t i) { return compile(rows[i].first, rows[i].second); });
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const std::string name = math_kernel_name(rows[i].first, rows[i].second);
+    if (built[i].native) k.built[name] = built[i].native;
+    else k.errors[name] = built[i].error;
   }
   return k;
 }

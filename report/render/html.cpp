@@ -86,15 +86,7 @@ std::string shape_text(const json& shape) {
   return out.empty() ? "scalar" : out;
 }
 
-json element_view(const json& e, const std::string& output) {
-  std::string name = string_field(e, "output");
-  return {{"output", name.empty() ? output : name},
-          {"coord", format_coord(field(e, "coord"))},
-          {"got", string_field(e, "got")},
-          {"exact", string_field(e, "exact")},
-          {"ulps", format_number(field(e, "ulps"), "\u221e")},
-          {"allowed", format_number(field(e, "allowed_ulps"), "\u2013")}};
-}
+json element_view(const json& e, const std::string& output) { return element_fields(e, output, "\u221e", "\u2013"); }
 
 json output_view(const json& o, const std::string& case_id) {
   std::string name = string_field(o, "name");

@@ -35,15 +35,7 @@ json matrix_view(const json& report) {
   return {{"has_matrix", !m.ops.empty()}, {"dtypes", dtypes}, {"rows", rows}};
 }
 
-json element_row(const json& e, const std::string& output) {
-  std::string name = string_field(e, "output");
-  return {{"output", name.empty() ? output : name},
-          {"coord", format_coord(field(e, "coord"))},
-          {"got", string_field(e, "got")},
-          {"exact", string_field(e, "exact")},
-          {"ulps", format_number(field(e, "ulps"), "inf")},
-          {"allowed", format_number(field(e, "allowed_ulps"), "-")}};
-}
+json element_row(const json& e, const std::string& output) { return element_fields(e, output, "inf", "-"); }
 
 json cases_view(const json& report) {
   const json& cases = field(report, "cases");

@@ -122,6 +122,16 @@ BaselineRows baseline_rows(const nlohmann::json& baseline, std::string_view none
   return out;
 }
 
+nlohmann::json element_fields(const nlohmann::json& e, const std::string& output, std::string_view inf, std::string_view none) {
+  const std::string name = string_field(e, "output");
+  return {{"output", name.empty() ? output : name},
+          {"coord", format_coord(field(e, "coord"))},
+          {"got", string_field(e, "got")},
+          {"exact", string_field(e, "exact")},
+          {"ulps", format_number(field(e, "ulps"), inf)},
+          {"allowed", format_number(field(e, "allowed_ulps"), none)}};
+}
+
 int count_verdict(const nlohmann::json& report, std::string_view verdict) {
   int n = 0;
   for (const auto& c : field(report, "cases")) n += string_field(c, "verdict") == verdict;

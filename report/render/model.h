@@ -56,6 +56,11 @@ struct BaselineRows {
 };
 BaselineRows baseline_rows(const nlohmann::json& baseline, std::string_view none);
 
+// One worst element's fields for a table row (output, coord, got, exact, ulps, allowed); an
+// element without its own output name belongs to `output`. `inf` marks a NaN mismatch's error,
+// `none` a missing allowed bound.
+nlohmann::json element_fields(const nlohmann::json& e, const std::string& output, std::string_view inf, std::string_view none);
+
 // The number of cases in report["cases"] with this verdict (the summary is shown as written).
 int count_verdict(const nlohmann::json& report, std::string_view verdict);
 
