@@ -38,7 +38,7 @@ std::string gather_file() {
 
 }  // namespace
 
-TEST_CASE("kir run draws generated ids within the extent they index", "[cli][L15.1]") {
+TEST_CASE("kir run draws generated ids within the extent they index", "[cli]") {
   const std::string f = gather_file();
   // Three rows: ids drawn in [0, 8) would index rows 3..7, out of bounds.
   auto small = kir::test::run_kir("run " + f + " --dim V=3 --dim T=64 --dim D=2");
