@@ -2,6 +2,7 @@
 #include "interp/error.h"
 
 #include "kir/ir.h"
+#include "kir/rules/rule.h"
 
 namespace kir::interp {
 
@@ -34,6 +35,8 @@ static std::string render(ErrorKind kind, const std::string& op, const std::stri
   return s;
 }
 
+static std::string hint(ErrorKind kind) { return rules::explain_hint(kind_name(kind)); }
+
 RuntimeError::RuntimeError(ErrorKind kind, std::string op, std::string loc, std::string message, std::string coords)
     : std::runtime_error(kind_name(kind)),
       kind_(kind),
@@ -41,11 +44,11 @@ RuntimeError::RuntimeError(ErrorKind kind, std::string op, std::string loc, std:
       loc_(std::move(loc)),
       message_(std::move(message)),
       coords_(std::move(coords)),
-      text_(render(kind_, op_, loc_, message_, coords_)) {}
+      text_(render(kind_, op_, loc_, message_, coords_) + hint(kind_)) {}
 
 void RuntimeError::add_loop(const std::string& frame) {
   loops_ = loops_.empty() ? frame : frame + ", " + loops_;
-  text_ = render(kind_, op_, loc_, message_, coords_) + " (in " + loops_ + ")";
+  text_ = render(kind_, op_, loc_, message_, coords_) + " (in " + loops_ + ")" + hint(kind_);
 }
 
 void fail(const Operation& op, ErrorKind kind, const std::string& message, const std::string& coords) {

@@ -1,5 +1,8 @@
-// Rendering of locations and diagnostics (file:line:col, caret line).
+// Rendering of locations and diagnostics (file:line:col, caret line; a rule the table explains
+// ends its line with "(kir explain ID)").
 #include "kir/location.h"
+
+#include "kir/rules/rule.h"
 
 #include <sstream>
 
@@ -60,7 +63,7 @@ std::string Diagnostics::render(const std::string& source) const {
       case Severity::Note: os << "note"; break;
     }
     if (!d.rule.empty()) os << "[" << d.rule << "]";
-    os << ": " << d.message << "\n";
+    os << ": " << d.message << rules::explain_hint(d.rule) << "\n";
     if (!d.loc.explicit_loc) {
       std::string text = source_line(source, d.loc.line);
       if (!text.empty()) {

@@ -14,4 +14,5 @@ void register_backend_commands(CLI::App& app, int& exit_code);   // compile, bac
 void register_fuzz_commands(CLI::App& app, int& exit_code);
 void register_tune_command(CLI::App& app, int& exit_code);     // tune (selection by measurement)
 void register_report_command(CLI::App& app, int& exit_code);   // report (numerical conformance reports)
+void register_explain_command(CLI::App& app, int& exit_code);  // explain (the rule table)
 }  // namespace kir::tools

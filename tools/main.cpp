@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   kir::tools::register_fuzz_commands(app, exit_code);
   kir::tools::register_tune_command(app, exit_code);
   kir::tools::register_report_command(app, exit_code);
+  kir::tools::register_explain_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -2,6 +2,7 @@
 #include "specs/src/diag.h"
 
 #include "specs/src/checklist.h"
+#include "kir/rules/rule.h"
 
 #include <algorithm>
 #include <tuple>
@@ -25,11 +26,13 @@ const char* level_name(Level l) {
 
 std::string SpecDiag::str() const {
   std::string t = text;
-  // "... [C37]" → "... [C37, M7]": name the checklist item too
+  // "... [C37]" → "... [C37, M7] (kir explain C37)": name the manifest rule and the explanation
   auto open = t.rfind('[');
   if (!t.empty() && t.back() == ']' && open != std::string::npos) {
-    std::string m = checklist_id(t.substr(open + 1, t.size() - open - 2));
-    if (!m.empty() && m != t.substr(open + 1, t.size() - open - 2)) t.insert(t.size() - 1, ", " + m);
+    std::string check = t.substr(open + 1, t.size() - open - 2);
+    std::string m = checklist_id(check);
+    if (!m.empty() && m != check) t.insert(t.size() - 1, ", " + m);
+    t += rules::explain_hint(check);
   }
   return loc.str() + ": [" + level_name(level) + "] " + (op.empty() ? "-" : op) + ": " + t;
 }

@@ -7,7 +7,8 @@ class IntentError(Exception):
     def __init__(self, message: str, *, rule: str = "", file: str = "<unknown>", line: int = 0, col: int = 0):
         self.rule, self.file, self.line, self.col, self.message = rule, file, line, col, message
         tag = f"error[{rule}]" if rule else "error"
-        super().__init__(f"{file}:{line}:{col}: {tag}: {message}")
+        hint = f" (kir explain {rule})" if rule else ""  # every rule the DSL names is in kir's rule table
+        super().__init__(f"{file}:{line}:{col}: {tag}: {message}{hint}")
 
 
 def not_implemented(what: str) -> str:
