@@ -2,6 +2,7 @@
 #include "tools/backend_flags.h"
 
 #include "backends/cpu/impl/config.h"
+#include "kir/rules/rule.h"
 
 namespace kir::tools {
 
@@ -23,7 +24,7 @@ std::string apply_backend_flags(const BackendFlags& f, cpu::CompileOptions& opt)
   }
   if (!f.row.empty()) {
     if (!cpu::active_config().find(f.row))
-      return "error[config]: no config row named `" + f.row + "` in " + cpu::active_config().source;
+      return "error[config]: no config row named `" + f.row + "` in " + cpu::active_config().source + rules::explain_hint("config");
     opt.config_row = f.row;
   }
   if (!f.no_winner) opt.winners = &cpu::default_winner_cache();

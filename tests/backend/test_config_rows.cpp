@@ -53,7 +53,7 @@ TEST_CASE("config rows: the built-in rows load and name only registered implemen
 TEST_CASE("config rows: malformed rows are errors at file:line:col", "[C11]") {
   CHECK(error_of("rows: [") .find("rows.yaml:1:") == 0);
   CHECK(error_of("rows: []\n").find("`rows` must be a non-empty list") != std::string::npos);
-  CHECK(error_of("rowz: []\n") == "rows.yaml:1:1: error[config]: unknown key `rowz` (expected rows, sets)");
+  CHECK(error_of("rowz: []\n") == "rows.yaml:1:1: error[config]: unknown key `rowz` (expected rows, sets) (kir explain config)");
   const std::string ok = "rows:\n" + row("a", "contract.packed.portable");
   CHECK(error_of(ok).empty());
   std::string missing = ok;
@@ -61,7 +61,7 @@ TEST_CASE("config rows: malformed rows are errors at file:line:col", "[C11]") {
   CHECK(error_of(missing).find("rows.yaml:3:13: error[config]: row `a` lacks shared binding `kc`") == 0);
   std::string bad_impl = ok;
   bad_impl.replace(bad_impl.find("contract.packed.portable"), 24, "contract.packed.fast");
-  CHECK(error_of(bad_impl) == "rows.yaml:5:23: error[config]: unknown implementation `contract.packed.fast`");
+  CHECK(error_of(bad_impl) == "rows.yaml:5:23: error[config]: unknown implementation `contract.packed.fast` (kir explain config)");
   std::string bad_local = ok;
   bad_local.replace(bad_local.find("mr:"), 3, "mq:");
   CHECK(error_of(bad_local).find("error[config]: no implementation declares a local parameter `mq`") != std::string::npos);

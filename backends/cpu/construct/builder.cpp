@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "numerics/scalar.h"
+#include "kir/rules/rule.h"
 
 namespace kir::cpu {
 
@@ -58,11 +59,11 @@ void Builder::with_block(std::vector<StmtP>& into, const std::function<void()>& 
 int32_t Builder::origin(const Operation& op) { return prog_.add_origin(op); }
 
 void Builder::fail(const Operation& op, const std::string& message) const {
-  throw BackendError(op.loc.str() + ": error[backend]: " + message + " (op `" + op.name + "`)");
+  throw BackendError(op.loc.str() + ": error[backend]: " + message + " (op `" + op.name + "`)" + rules::explain_hint("backend"));
 }
 
 void Builder::not_implemented(const Operation& op, const std::string& what) const {
-  throw BackendError(op.loc.str() + ": error[backend]: not implemented: " + what + " on the CPU backend");
+  throw BackendError(op.loc.str() + ": error[backend]: not implemented: " + what + " on the CPU backend" + rules::explain_hint("backend"));
 }
 
 ExprP Builder::extent_expr(const Operation& op, const Extent& e) {
@@ -324,10 +325,10 @@ void Builder::build_kernel(const Function& kernel, const Specialization& spec) {
           for (const auto& [n, val] : ed ? ed->members : std::vector<std::pair<std::string, int64_t>>{})
             if (n == a.member) bits = static_cast<uint64_t>(val);
         } else {
-          throw BackendError(p->loc.str() + ": error[backend]: constexpr parameter %" + p->name + " has an unsupported default");
+          throw BackendError(p->loc.str() + ": error[backend]: constexpr parameter %" + p->name + " has an unsupported default" + rules::explain_hint("backend"));
         }
       } else {
-        throw BackendError(p->loc.str() + ": error[backend]: constexpr parameter %" + p->name + " has no value");
+        throw BackendError(p->loc.str() + ": error[backend]: constexpr parameter %" + p->name + " has no value" + rules::explain_hint("backend"));
       }
       CValue v = CValue::of_scalar(make_const(value_dtype(t), bits));
       if (t.is(TypeKind::Enum)) v.kind = CValue::Kind::Enum;
@@ -339,7 +340,7 @@ void Builder::build_kernel(const Function& kernel, const Specialization& spec) {
       set(p, CValue::of_scalar(make_var(v, t.dtype())));
     } else {
       throw BackendError(p->loc.str() + ": error[backend]: not implemented: kernel parameter of type " + t.str() +
-                         " on the CPU backend");
+                         " on the CPU backend" + rules::explain_hint("backend"));
     }
   }
   build_region(kernel.body);

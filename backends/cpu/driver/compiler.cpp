@@ -22,6 +22,7 @@
 #include "backends/cpu/runtime/capabilities.h"
 #include "backends/cpu/runtime/env.h"
 #include "backends/cpu/runtime/fp_env.h"
+#include "kir/rules/rule.h"
 
 namespace kir::cpu {
 namespace {
@@ -179,7 +180,12 @@ std::string fault_message(const NativeKernel& k, const kir_fault& f) {
                                 "allocation failed",
                                 "read of an undefined element",
                                 "conflicting writes"};
-  std::string what = f.code >= 0 && f.code < 12 ? names[f.code] : "fault " + std::to_string(f.code);
+  // The interpreter's kind of each fault, whose explanation the message points at.
+  static const char* kinds[] = {"",        "division-by-zero", "integer-overflow", "integer-overflow",
+                                "invalid-cast", "out-of-bounds", "invalid-value",  "shape-mismatch",
+                                "limit",   "limit",            "undefined-read",   "parallel-conflict"};
+  const bool known = f.code >= 0 && f.code < 12;
+  std::string what = known ? names[f.code] : "fault " + std::to_string(f.code);
   std::string loc = "<unknown>", op = "?";
   if (f.op >= 0 && static_cast<size_t>(f.op) < k.program().ops.size()) {
     loc = k.program().ops[static_cast<size_t>(f.op)].location;
@@ -188,7 +194,8 @@ std::string fault_message(const NativeKernel& k, const kir_fault& f) {
   std::string at;
   for (int64_t i = 0; i < f.rank && i < KIR_MAX_RANK; ++i) at += (i ? ", " : "") + std::to_string(f.coord[i]);
   return loc + ": error[backend]: " + what + " in `" + op + "`" + (f.rank > 0 ? " at (" + at + ")" : "") +
-         " (native code of kernel @" + k.program().kernel + ")";
+         " (native code of kernel @" + k.program().kernel + ")" +
+         rules::explain_hint(known ? kinds[f.code] : "backend");
 }
 
 std::shared_ptr<NativeKernel> build_kernel(const Module& m, const std::string& kernel, const CompileOptions& opt) {

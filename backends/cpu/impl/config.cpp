@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "backends/cpu/impl/registry.h"
+#include "kir/rules/rule.h"
 
 namespace kir::cpu {
 namespace {
@@ -22,7 +23,7 @@ std::string at(const std::string& file, const YAML::Node& n) {
 }
 
 [[noreturn]] void fail(const std::string& file, const YAML::Node& n, const std::string& msg) {
-  throw ConfigError(at(file, n) + ": error[config]: " + msg);
+  throw ConfigError(at(file, n) + ": error[config]: " + msg + rules::explain_hint("config"));
 }
 
 int64_t integer(const std::string& file, const YAML::Node& n, const std::string& what) {
@@ -76,9 +77,9 @@ ConfigTable parse_config_rows(const std::string& text, const std::string& file) 
   } catch (const YAML::Exception& e) {
     const std::string where = e.mark.is_null() ? file : file + ":" + std::to_string(e.mark.line + 1) + ":" +
                                                            std::to_string(e.mark.column + 1);
-    throw ConfigError(where + ": error[config]: YAML does not parse: " + e.msg);
+    throw ConfigError(where + ": error[config]: YAML does not parse: " + e.msg + rules::explain_hint("config"));
   }
-  if (!root.IsMap()) throw ConfigError(file + ":1:1: error[config]: config rows: expected a mapping with `rows`");
+  if (!root.IsMap()) throw ConfigError(file + ":1:1: error[config]: config rows: expected a mapping with `rows`" + rules::explain_hint("config"));
   for (const auto& kv : root) {
     const std::string k = kv.first.Scalar();
     if (k != "rows" && k != "sets") fail(file, kv.first, "unknown key `" + k + "` (expected rows, sets)");
@@ -145,7 +146,7 @@ ConfigTable parse_config_rows(const std::string& text, const std::string& file) 
 
 ConfigTable load_config_rows(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": error[config]: cannot read the config rows file");
+  if (!in) throw ConfigError(path + ": error[config]: cannot read the config rows file" + rules::explain_hint("config"));
   std::ostringstream s;
   s << in.rdbuf();
   return parse_config_rows(s.str(), path);

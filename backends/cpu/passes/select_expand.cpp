@@ -11,6 +11,7 @@
 #include "backends/cpu/impl/registry.h"
 #include "backends/cpu/runtime/capabilities.h"
 #include "backends/cpu/passes/pass.h"
+#include "kir/rules/rule.h"
 
 namespace kir::cpu {
 namespace {
@@ -84,7 +85,7 @@ void run_select(Program& P) {
   std::vector<const ConfigRow*> rows;
   if (!P.config_row.empty()) {
     const ConfigRow* r = table.find(P.config_row);
-    if (!r) throw BackendError("error[config]: no config row named `" + P.config_row + "` in " + table.source);
+    if (!r) throw BackendError("error[config]: no config row named `" + P.config_row + "` in " + table.source + rules::explain_hint("config"));
     rows.push_back(r);
   } else {
     for (const auto& r : table.rows) rows.push_back(&r);
@@ -106,7 +107,7 @@ void run_select(Program& P) {
     return;
   }
   throw BackendError("@" + P.kernel + ": error[backend]: not implemented: no config row of " + table.source +
-                     " gives every computation of the kernel exactly one applicable implementation" + reasons);
+                     " gives every computation of the kernel exactly one applicable implementation" + reasons + rules::explain_hint("backend"));
 }
 
 void expand_list(Program& P, std::vector<StmtP>& list) {
