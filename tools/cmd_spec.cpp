@@ -40,15 +40,13 @@ std::string validation_gate(const specs::Manifest& m, const specs::SpecDiags& lo
   refuse = false;
   specs::SpecDiags vd = specs::validate_op(m, loaded, a.op);
   if (!vd.has_errors()) return "";
-  std::string first;
+  std::string first, rule = "?";
   for (const auto& x : vd.sorted())
     if (x.level != specs::Level::Warning) {
       first = x.str();
+      if (!x.rule().empty()) rule = x.rule();  // the check ID and the manifest rule: "C41, M4"
       break;
     }
-  // the rule is the check ID and checklist item closing the message: "... [C41, M4]"
-  const auto open = first.rfind('[');
-  const std::string rule = open == std::string::npos ? "?" : first.substr(open + 1, first.size() - open - 2);
   const std::string head = "kir spec instantiate: op '" + a.op + "' does not validate (" + std::to_string(vd.error_count()) +
                            " error(s)); first broken rule " + rule + ": " + first + "\n";
   if (!a.force) {
@@ -110,14 +108,8 @@ nlohmann::json validate_json(const specs::ValidateSummary& s) {
   size_t warnings = 0;
   for (const auto& d : s.shown.sorted()) {
     warnings += d.level == specs::Level::Warning;
-    std::string message = d.text, rule;
-    const std::string full = d.str();
-    const auto open = full.rfind('[');
-    if (!full.empty() && full.back() == ']' && open != std::string::npos) rule = full.substr(open + 1, full.size() - open - 2);
-    const auto mopen = message.rfind(" [");
-    if (!message.empty() && message.back() == ']' && mopen != std::string::npos) message.erase(mopen);
     diags.push_back({{"file", d.loc.file}, {"line", d.loc.line}, {"col", d.loc.col}, {"level", specs::level_name(d.level)},
-                     {"op", d.op}, {"message", message}, {"rule", rule}});
+                     {"op", d.op}, {"message", d.message()}, {"rule", d.rule()}});
   }
   return {{"ops", s.ops}, {"files", s.files}, {"errors", s.shown.error_count()}, {"warnings", warnings}, {"diagnostics", diags}};
 }

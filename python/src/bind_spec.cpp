@@ -36,11 +36,7 @@ py::dict spec_diag(const specs::SpecDiag& d) {
   x["level"] = specs::level_name(d.level);
   x["severity"] = d.level == specs::Level::Warning ? "warning" : "error";
   x["op"] = d.op;
-  // The check ID closing the message ("... [C27]"), the rule.
-  std::string rule;
-  const auto open = d.text.rfind('[');
-  if (!d.text.empty() && d.text.back() == ']' && open != std::string::npos) rule = d.text.substr(open + 1, d.text.size() - open - 2);
-  x["rule"] = rule;
+  x["rule"] = d.check();  // the check ID closing the message ("... [C27]")
   x["message"] = d.text;
   x["text"] = d.str();
   return x;
@@ -144,9 +140,7 @@ py::list instantiate(py::handle paths_obj, const std::optional<std::string>& op_
           di.col = x.loc.col;
           di.severity = x.level == specs::Level::Warning ? "warning" : "error";
           di.message = x.text;
-          const auto open = x.text.rfind('[');
-          if (!x.text.empty() && x.text.back() == ']' && open != std::string::npos)
-            di.rule = x.text.substr(open + 1, x.text.size() - open - 2);
+          di.rule = x.check();
           diags.push_back(di);
         }
         throw KirFailure(text, diags);

@@ -24,16 +24,29 @@ const char* level_name(Level l) {
   return "?";
 }
 
+std::string SpecDiag::check() const {
+  const auto open = text.rfind('[');
+  if (text.empty() || text.back() != ']' || open == std::string::npos) return "";
+  return text.substr(open + 1, text.size() - open - 2);
+}
+
+std::string SpecDiag::rule() const {
+  const std::string c = check();
+  const std::string m = c.empty() ? "" : checklist_id(c);
+  return m.empty() || m == c ? c : c + ", " + m;
+}
+
+std::string SpecDiag::message() const {
+  if (check().empty()) return text;
+  std::string m = text.substr(0, text.rfind('['));
+  while (!m.empty() && m.back() == ' ') m.pop_back();
+  return m;
+}
+
 std::string SpecDiag::str() const {
-  std::string t = text;
-  // "... [C37]" → "... [C37, M7] (kir explain C37)": name the manifest rule and the explanation
-  auto open = t.rfind('[');
-  if (!t.empty() && t.back() == ']' && open != std::string::npos) {
-    std::string check = t.substr(open + 1, t.size() - open - 2);
-    std::string m = checklist_id(check);
-    if (!m.empty() && m != check) t.insert(t.size() - 1, ", " + m);
-    t += rules::explain_hint(check);
-  }
+  // "... [C37]" → "... [C37, M7] (kir explain C37)": the manifest rule and the explanation
+  const std::string c = check();
+  const std::string t = c.empty() ? text : message() + " [" + rule() + "]" + rules::explain_hint(c);
   return loc.str() + ": [" + level_name(level) + "] " + (op.empty() ? "-" : op) + ": " + t;
 }
 

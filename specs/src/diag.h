@@ -21,7 +21,11 @@ struct SpecDiag {
   Level level = Level::Signature;
   std::string op;     // op name, or the file/ADT the message is about
   std::string text;   // message text, ending with the check ID in brackets, e.g. "[C27]"
+  // "file:line:col: [level] Op: message [C27, M11] (kir explain C27)".
   std::string str() const;
+  std::string check() const;    // the check ID closing the text ("C27"), or ""
+  std::string rule() const;     // the check and the manifest rule it enforces ("C27, M11"), or ""
+  std::string message() const;  // the text without its closing check ID
 };
 
 class SpecDiags {

@@ -39,7 +39,7 @@ Run run_kir(const std::string& args) {
 const std::string kInvalid = kData + "/invalid/moe_gated_axes.yaml";
 const std::string kFirst = kInvalid +
                            ":10:22: [signature] GatedProjectFwdOp: index 'C' cannot be solved from the inputs (at "
-                           "activation=None, present(activation)=False) [C41, M4]";
+                           "activation=None, present(activation)=False) [C41, M4] (kir explain C41)";
 
 }  // namespace
 
