@@ -2,7 +2,6 @@
 #include "kir/normalize/rewriter.h"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace kir::normalize {
 
@@ -131,11 +130,7 @@ Type acc_type(DType d, const std::vector<Extent>& shape) {
 Type generic_type(const Type& t) {
   if (t.is_tensor()) {
     std::vector<Extent> s;
-    for (size_t i = 0; i < t.rank(); ++i) {
-      char name[24];  // "A<i>"; formatted, not "A" + to_string(i): GCC 12 -O3 warns a false -Wrestrict
-      std::snprintf(name, sizeof name, "A%zu", i);
-      s.push_back(Extent::symbol(name));
-    }
+    for (size_t i = 0; i < t.rank(); ++i) s.push_back(Extent::symbol("A" + std::to_string(i)));
     return Type::tensor(t.dtype(), s);
   }
   if (t.is(TypeKind::Tuple)) {
