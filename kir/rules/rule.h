@@ -34,7 +34,9 @@ struct Rule {
   std::string_view text = {};      // the rule in full, in plain words
   Lang lang = Lang::None;
   std::string_view example = {};   // a minimal invalid example (or a kernel that faults at run time)
-  std::string_view args = {};      // Lang::Run: the `kir run` arguments after the file
+  std::string_view args = {};      // Lang::Run: the `kir run` arguments after the file; Lang::Yaml
+                                   // parity checks (P<n>): the paired kernel (KIR text) the example
+                                   // and its fixed form are checked against, as kernels/<Op>.kir
   std::string_view fix = {};       // what to change, in words
   std::string_view fixed = {};     // the example with the fix applied (same language); may be empty
   std::string_view parent = {};    // ManifestCheck: the manifest rule (M<n>) the check enforces
