@@ -40,8 +40,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M2"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "L2",
      .family = Family::ManifestCheck,
      .title = "a family file is not empty",
@@ -64,8 +63,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M2"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "L3",
      .family = Family::ManifestCheck,
      .title = "every entry names its family",
@@ -96,8 +94,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M2"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "L4",
      .family = Family::ManifestCheck,
      .title = "an op's family matches its file name",
@@ -132,8 +129,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M2"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "L5",
      .family = Family::ManifestCheck,
      .title = "a file holds the ops of one family",
@@ -192,8 +188,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M2"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "L6",
      .family = Family::ManifestCheck,
      .title = "op names are unique",
@@ -229,8 +224,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M2"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "L7",
      .family = Family::ManifestCheck,
      .title = "types.yaml is exactly {adts: ...}",
@@ -284,8 +278,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M2"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "S2",
      .family = Family::ManifestCheck,
      .title = "variant words come before the direction suffix",
@@ -317,8 +310,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M2"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "S3",
      .family = Family::ManifestCheck,
      .title = "the family is an identifier",
@@ -353,8 +345,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M2"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "S5",
      .family = Family::ManifestCheck,
      .title = "a signature section is a mapping",
@@ -391,8 +382,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M12"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "S6",
      .family = Family::ManifestCheck,
      .title = "no unknown keys in a signature, a param, a tensor or a type family",
@@ -428,8 +418,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M1"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "S7",
      .family = Family::ManifestCheck,
      .title = "tensor fields have the right value types",
@@ -462,8 +451,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M12"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "S8",
      .family = Family::ManifestCheck,
      .title = "a composition has well-formed stages",
@@ -540,8 +528,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M2"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "S10",
      .family = Family::ManifestCheck,
      .title = "an op spec has all required fields",
@@ -572,8 +559,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M5"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "S11",
      .family = Family::ManifestCheck,
      .title = "no unknown or legacy top-level fields",
@@ -607,8 +593,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M2"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "S12",
      .family = Family::ManifestCheck,
      .title = "fields have their YAML types",
@@ -642,8 +627,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M2"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "S13",
      .family = Family::ManifestCheck,
      .title = "status is implemented or spec-only",
@@ -676,8 +660,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M6"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "S14",
      .family = Family::ManifestCheck,
      .title = "the roofline is well-formed",
@@ -765,8 +748,7 @@ const Rule kRules[] = {
               "      y: {dtype: float32, shape: \"[N]\"}\n"
               "  workloads:\n"
               "  - {N: 4, label: small}\n"
-              "  roofline: {flops: \"N\"}\n",
-     .parent = "M5"},
+              "  roofline: {flops: \"N\"}\n"},
     {.id = "W2",
      .family = Family::ManifestCheck,
      .title = "a tensor with requires has values",

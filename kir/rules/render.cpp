@@ -62,6 +62,8 @@ std::string render_text(const Rule& r) {
   if (!r.example.empty()) {
     os << "\nInvalid:\n\n" << indent(trimmed(r.example), "    ");
     if (r.lang == Lang::Run) os << "\n" << indent(run_line(r), "    ");
+    if (r.lang == Lang::Yaml && !r.args.empty())
+      os << "\nPaired kernel (kernels/<Op>.kir):\n\n" << indent(trimmed(r.args), "    ");
   }
   if (!r.fix.empty()) os << "\nFix: " << trimmed(r.fix) << "\n";
   if (!r.fixed.empty()) os << "\n" << indent(trimmed(r.fixed), "    ");
@@ -99,6 +101,8 @@ std::string render_markdown() {
       if (!r.example.empty()) {
         os << "Invalid:\n\n```" << fence(r.lang) << "\n" << trimmed(r.example) << "\n```\n\n";
         if (r.lang == Lang::Run) os << "```\n" << run_line(r) << "\n```\n\n";
+        if (r.lang == Lang::Yaml && !r.args.empty())
+          os << "Paired kernel (`kernels/<Op>.kir`):\n\n```kir\n" << trimmed(r.args) << "\n```\n\n";
       }
       if (!r.fix.empty()) os << "Fix: " << trimmed(r.fix) << "\n\n";
       if (!r.fixed.empty()) os << "```" << fence(r.lang) << "\n" << trimmed(r.fixed) << "\n```\n\n";
