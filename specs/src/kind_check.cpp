@@ -332,7 +332,12 @@ class Checker {
       if (!ctors.count(c.name)) continue;
       bool has = false;
       for (const auto& fld : c.fields) has = has || fld.first == e.s;
-      if (!has) kerr("constructor '" + c.name + "' lacks field '" + e.s + "' (read '" + base_text + "." + e.s + "' only where '" + base_text + "' matched a constructor that has it)", "C38");
+      // C31 in a type family's case (checked with the constructor its pattern matched), C38
+      // elsewhere (lets, rules, other fields: under a `.kind` guard)
+      if (!has)
+        kerr("constructor '" + c.name + "' lacks field '" + e.s + "' (read '" + base_text + "." + e.s + "' only where '" + base_text +
+                 "' matched a constructor that has it)",
+             sc_.field == FieldKind::FamilyCase ? "C31" : "C38");
     }
     return *found;
   }

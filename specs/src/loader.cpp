@@ -180,11 +180,8 @@ void read_families(const YAML::Node& types, OpSpec& op, const Ctx& c) {
       static const std::set<std::string> kFamilyKeys = {"params", "match", "cases"};
       if (!kFamilyKeys.count(k)) c.err(fk.first, "type family '" + f.name + "' has " + unknown_key(k, kFamilyKeys), "S6");
     }
-    if (!n["match"] || !n["cases"] || !n["cases"].IsSequence() || n["cases"].size() == 0) {
-      c.err(kv.first, "type family '" + f.name + "' needs 'match' and at least one case", "C19");
-      op.families.push_back(f);
-      continue;
-    }
+    // The formals first: a family without match or cases is still applied with its arity, so
+    // its applications report nothing beyond C19.
     bool ok = true;
     if (n["params"] && !n["params"].IsMap()) { c.err(n["params"], "type family '" + f.name + "' params must be a mapping", "C19"); ok = false; }
     if (n["params"] && n["params"].IsMap()) {
@@ -207,6 +204,11 @@ void read_families(const YAML::Node& types, OpSpec& op, const Ctx& c) {
         }
         f.params.emplace_back(pn, *k);
       }
+    }
+    if (!n["match"] || !n["cases"] || !n["cases"].IsSequence() || n["cases"].size() == 0) {
+      c.err(kv.first, "type family '" + f.name + "' needs 'match' and at least one case", "C19");
+      op.families.push_back(f);
+      continue;
     }
     const YAML::Node& m = n["match"];
     if (m.IsSequence()) {

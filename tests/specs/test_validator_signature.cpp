@@ -113,6 +113,13 @@ TEST_CASE("C30 family arity", "[M7]") {
   CHECK(has(d, "takes 3 arguments"));
 }
 
+TEST_CASE("C19 a family without match: its formals still count, no arity cascade", "[M7]") {
+  auto d = validate_text(edit(kGemm, "        match: t\n", ""));
+  CHECK(has(d, "type family 'Mat' needs 'match' and at least one case [C19]"));
+  CHECK(!has(d, "takes 0 arguments"));
+  CHECK(!has(d, "[C30]"));
+}
+
 TEST_CASE("C10 a name declared twice", "[M7]") {
   auto d = validate_text(edit(kGemm, "K: Dim,", "K: Dim, c: Dim,"));
   CHECK(has(d, "declared twice"));
@@ -276,7 +283,7 @@ TEST_CASE("C9 kw_only must be a bool", "[M3]") {
   CHECK(has(validate_text(edit(kGemm, "trans_b: {type: bool, default: false}", "trans_b: {type: bool, default: false, kw_only: sometimes}")), "kw_only must be a bool"));
 }
 
-TEST_CASE("C38 a constructor field read outside a matching case", "[M9]") {
+TEST_CASE("C31 a family case reads a field its constructor lacks", "[M9]") {
   auto spec = R"Y(PermFwdOp:
   family: moe
   status: spec-only
@@ -301,6 +308,7 @@ TEST_CASE("C38 a constructor field read outside a matching case", "[M9]") {
 )Y";
   auto d = validate_text(spec, "moe");
   CHECK(has(d, "constructor 'contiguous' lacks field 'max_m'"));
+  CHECK(has(d, "[C31]"));  // in a family case; the same read in a rule or a let is C38
   CHECK(d.error_count() == 1);
 }
 
