@@ -35,6 +35,14 @@ namespace {
 
 struct RowFail {};
 
+// A tensor's dtype expression of one row. Registered dtype names are constants there
+// (`coalesce_dtype(out_dtype, float32)`) unless a param or index of the same name shadows them.
+std::optional<Value> eval_dtype(const Expr& e, const Env& env, std::string* err = nullptr) {
+  Env with = env;
+  for (const auto& d : all_dtypes()) with.vars.emplace(std::string(d.name), Value::str(std::string(d.name)));
+  return try_eval(e, with, err);
+}
+
 struct RowCtx {
   const OpSpec& op;
   SpecDiags& d;
@@ -277,9 +285,8 @@ class RowInstantiator {
         }
         std::string dt;
         if (t->dtype.ok()) {
-          auto dv = try_eval(*t->dtype.expr, env);
+          auto dv = eval_dtype(*t->dtype.expr, env);
           if (dv && dv->t == Value::T::Str) dt = dv->s;
-          else if (t->dtype.expr->k == Expr::K::Name && find_dtype(t->dtype.expr->s)) dt = t->dtype.expr->s;
         }
         if (dt != "int32" && dt != "int64") c.fail("generated tensor '" + t->name + "' has dtype " + (dt.empty() ? "?" : dt) + "; generated tensors are int32 or int64", "W17");
         std::vector<long> gshape;
@@ -374,9 +381,8 @@ class RowInstantiator {
         }
         if (t->dtype.ok()) {
           std::string err;
-          auto v = try_eval(*t->dtype.expr, env, &err);
+          auto v = eval_dtype(*t->dtype.expr, env, &err);
           if (v && v->t == Value::T::Str) tc.dtype = v->s;
-          else if (t->dtype.expr->k == Expr::K::Name && find_dtype(t->dtype.expr->s)) tc.dtype = t->dtype.expr->s;
           else c.fail("dtype of '" + t->name + "' cannot be evaluated" + (err.empty() ? "" : ": " + err), "W18");
           if (!find_dtype(tc.dtype)) c.fail("dtype of '" + t->name + "' is '" + tc.dtype + "', not a registered dtype", "W18");
         }

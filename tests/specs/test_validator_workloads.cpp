@@ -238,3 +238,25 @@ TEST_CASE("messages are sorted and carry file:line:col and the level", "[M19]") 
   CHECK(text.find("[signature] GemmFwdOp: shape_rules entry 'M + 1' is Dim, expected Bool [C29, M8]") != std::string::npos);
   CHECK(text.find("[schema]") < text.find("[signature]"));
 }
+
+TEST_CASE("a dtype name inside a tensor's dtype expression is a constant in every row", "[M16]") {
+  // coalesce_dtype(out_dtype, float32): rows used to fail with "name 'float32' is not known" (W18)
+  std::string spec = edit(kGemm, "      trans_b: {type: bool, default: false}\n",
+                          "      trans_b: {type: bool, default: false}\n"
+                          "      out_dtype: {type: \"float16 | None\", default: null}\n");
+  spec = edit(spec, "c: {dtype: T, shape: \"[M, N]\"}", "c: {dtype: \"coalesce_dtype(out_dtype, float32)\", shape: \"[M, N]\"}");
+  auto d = validate_text(spec);
+  INFO(d.render());
+  CHECK(!d.has_errors());
+  kir::specs::Manifest m;
+  kir::specs::SpecDiags ld;
+  kir::specs::load_types_text(types_text(), "types.yaml", m, ld);
+  kir::specs::load_family_text(spec, "gemm.yaml", m, ld);
+  const auto* op = m.op("GemmFwdOp");
+  REQUIRE(op != nullptr);
+  auto calls = kir::specs::instantiate_op(*op, m, ld);
+  INFO(ld.render());
+  CHECK(!ld.has_errors());
+  REQUIRE(!calls.empty());
+  CHECK(calls[0].tensor("c")->dtype == "float32");
+}
