@@ -372,6 +372,7 @@ def test_L1_3_recursion_is_rejected():
     with pytest.raises(IntentError) as ei:
         recursive.kir
     assert ei.value.rule == "L1.3" and "recursive helper call (forever -> forever)" in ei.value.message
+    assert str(ei.value).endswith(" (kir explain L1.3)")  # as every kir message: the command explaining its rule
 
 
 import numpy as _np  # noqa: E402
