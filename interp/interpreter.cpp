@@ -115,7 +115,8 @@ void Engine::run_kernel(const Function& k, const std::map<std::string, KernelArg
           if (e.is_symbol() && !f.symbols.count(e.symbol_name())) { f.symbols[e.symbol_name()] = v->strides[i]; continue; }
           auto sv = eval(e, f.symbols, nullptr);
           if (sv && *sv != v->strides[i])
-            bind_fail(*p, "stride " + std::to_string(i) + " is " + std::to_string(v->strides[i]) + " but the type declares " + e.str() + " = " + std::to_string(*sv));
+            bind_fail(*p, "stride " + std::to_string(i) + " is " + std::to_string(v->strides[i]) + " but the type declares " +
+                              e.str() + (e.is_constant() ? "" : " = " + std::to_string(*sv)));
         }
       }
       if (const auto& off = p->type.offset()) {

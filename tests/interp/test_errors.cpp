@@ -276,3 +276,30 @@ kernel @k(%x: In<f32[N]>, %y: Out<f32[2*N]>) {
     }
   }
 }
+
+TEST_CASE("errors: a view whose strides differ from the declared ones is a binding error", "[interp][errors][L2.4]") {
+  // A symbolic declared stride is given with its value; a constant one as written ("2", not "2 = 2").
+  auto m = load(R"(
+kernel @k(%x: In<f32[M, N], strides = [2*N, 1]>, %z: In<f32[N], strides = [2]>) {
+  %c0 = const() {value = 0} : index
+}
+)");
+  auto binding_error = [&](const interp::HostView& x) -> std::string {
+    try {
+      run(*m, {{"x", x}, {"z", view(DType::F32, {4})}});
+    } catch (const interp::RuntimeError& e) {
+      CHECK(e.kind() == interp::ErrorKind::Binding);
+      return e.what();
+    }
+    FAIL("expected a binding error");
+    return "";
+  };
+  std::string text = binding_error(view(DType::F32, {2, 4}));
+  CHECK(text.find("parameter %x: stride 0 is 4 but the type declares 2*N = 8") != std::string::npos);
+  interp::HostView x = view(DType::F32, {2, 8});  // rows 8 apart: the declared 2*N
+  x.shape = {2, 4};
+  x.strides = {8, 1};
+  text = binding_error(x);
+  CHECK(text.find("parameter %z: stride 0 is 1 but the type declares 2") != std::string::npos);
+  CHECK(text.find("declares 2 = 2") == std::string::npos);
+}
