@@ -11,7 +11,7 @@ std::string checklist_id(const std::string& check) {
   const rules::Rule* r = rules::find(check);
   if (!r) return "";
   if (r->family == rules::Family::ManifestCheck) return std::string(r->parent);
-  if (r->family == rules::Family::Manifest) return check;  // a check printed as its rule ("M2")
+  if (r->family == rules::Family::Manifest) return check;  // a check printed as its own rule (M2, M12)
   return "";
 }
 
