@@ -1,4 +1,5 @@
-// Formatting of run-time errors: "file:line:col: runtime error[kind]: op 'name': message at (coords)".
+// Formatting of run-time errors: "file:line:col: runtime error[kind]: op 'name': message at (coords)
+// (in loops) (kir explain kind)", built in one place for a new error and for each loop it unwinds through.
 #include "interp/error.h"
 
 #include "kir/ir.h"
@@ -27,15 +28,14 @@ const char* kind_name(ErrorKind k) {
 }
 
 static std::string render(ErrorKind kind, const std::string& op, const std::string& loc, const std::string& message,
-                          const std::string& coords) {
+                          const std::string& coords, const std::string& loops) {
   std::string s = (loc.empty() ? std::string("<unknown>") : loc) + ": runtime error[" + kind_name(kind) + "]: ";
   if (!op.empty()) s += "op '" + op + "': ";
   s += message;
   if (!coords.empty()) s += " at " + coords;
-  return s;
+  if (!loops.empty()) s += " (in " + loops + ")";
+  return s + rules::explain_hint(kind_name(kind));
 }
-
-static std::string hint(ErrorKind kind) { return rules::explain_hint(kind_name(kind)); }
 
 RuntimeError::RuntimeError(ErrorKind kind, std::string op, std::string loc, std::string message, std::string coords)
     : std::runtime_error(kind_name(kind)),
@@ -44,11 +44,11 @@ RuntimeError::RuntimeError(ErrorKind kind, std::string op, std::string loc, std:
       loc_(std::move(loc)),
       message_(std::move(message)),
       coords_(std::move(coords)),
-      text_(render(kind_, op_, loc_, message_, coords_) + hint(kind_)) {}
+      text_(render(kind_, op_, loc_, message_, coords_, "")) {}
 
 void RuntimeError::add_loop(const std::string& frame) {
   loops_ = loops_.empty() ? frame : frame + ", " + loops_;
-  text_ = render(kind_, op_, loc_, message_, coords_) + " (in " + loops_ + ")" + hint(kind_);
+  text_ = render(kind_, op_, loc_, message_, coords_, loops_);
 }
 
 void fail(const Operation& op, ErrorKind kind, const std::string& message, const std::string& coords) {

@@ -54,7 +54,7 @@ std::string run_line(const Rule& r) {
 std::string render_text(const Rule& r) {
   std::ostringstream os;
   os << r.id << ": " << r.title << "  (" << family_name(r.family) << ")\n\n";
-  os << indent(trimmed(r.text), "") ;
+  os << trimmed(r.text) << "\n";
   if (!r.parent.empty()) {
     const Rule* p = find(r.parent);
     os << "\nThis check enforces manifest rule " << r.parent << (p ? ": " + std::string(p->title) : "") << ".\n";
