@@ -2,7 +2,7 @@
 // in logical order (reduce: row-major over the reduced axes; scan: along its axis, forward or
 // reverse, inclusive or exclusive), one accumulator per result element held in registers.
 // Numeric contract: exactly the canonical evaluation (bitwise equal to the interpreter's).
-// reduce.lanes: a float reduce of one component in L lanes (the declared lanes order of
+// reduce.lanes: a reduce of one component in L lanes (the declared lanes order of
 // docs/numerics.md, which the interpreter evaluates too): the point at coordinate c of the last
 // reduced axis goes to lane c mod L, the lanes live in a small scratch array the C++ compiler
 // keeps in vector registers, and are folded left to right at the end.
@@ -233,7 +233,7 @@ std::string components_applicable(const Program&, const StructuredOp& st) {
 
 std::string fold_applicable(const Program& P, const StructuredOp& st) {
   if (auto why = components_applicable(P, st); !why.empty()) return why;
-  if (lane_foldable(P, st)) return "a float reduce of one component (its implementation is reduce.lanes)";
+  if (lane_foldable(P, st)) return "a reduce of one component (its implementation is reduce.lanes)";
   return "";
 }
 
@@ -389,8 +389,11 @@ std::vector<StmtP> expand_reduce_lanes(Program& P, const Stmt& s) {
 bool lane_foldable(const Program& P, const StructuredOp& st) {
   if (st.kind != "reduce" || st.results.size() != 1 || st.operands.size() != 1 || st.combine.size() != 1 || st.init.size() != 1)
     return false;
+  // Any scalar dtype: the interpreter evaluates the declared lanes order for every reduce, so
+  // an integer or bool reduce in lanes is compared bit for bit too (and, with a wrapping
+  // associative combine such as add, gives the canonical bits anyway).
   const DType d = P.buf(st.results[0]).dtype;
-  if ((d != DType::F32 && d != DType::F64) || P.buf(st.operands[0]).dtype != d) return false;
+  if (P.buf(st.operands[0]).dtype != d) return false;
   auto it = st.attrs.find("axes");
   return it != st.attrs.end() && !it->second.ints().empty() &&
          P.buf(st.operands[0]).shape.size() == P.buf(st.results[0]).shape.size() + it->second.ints().size();
@@ -406,7 +409,7 @@ std::vector<Implementation> fold_implementations() {
        "in lane c mod L of its block, each lane a left fold from the identity, each block the left fold of its lanes "
        "that received a point, then the blocks left to right (order lanes; L = 1, C = 0 is the canonical fold)",
        [](const Program& P, const StructuredOp& st) {
-         if (!lane_foldable(P, st)) return std::string("not a float reduce of one component over at least one axis");
+         if (!lane_foldable(P, st)) return std::string("not a reduce of one component over at least one axis");
          if (param(st, "block") % param(st, "lanes") != 0) return std::string("block is not a multiple of lanes");
          return std::string();
        },

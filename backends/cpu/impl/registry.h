@@ -84,8 +84,9 @@ StmtP epilogue_block(Program& P, const Stmt& epi, ExprP r0, ExprP c0, ExprP rows
 // so no extra term enters — a +0 start would turn a sum of -0 terms into +0), and a sum of no
 // terms is +0. Integer accumulators start at 0.
 ExprP sum_start(DType acc);
-// The typed kind reduce.lanes realizes (fold_loops.cpp): a reduce of one f32 or f64 component
-// over at least one axis; reduce.fold takes every other reduce.
+// The typed kind reduce.lanes realizes (fold_loops.cpp): a reduce of one component (any scalar
+// dtype, the source's dtype the result's) over at least one axis; reduce.fold takes every other
+// reduce.
 bool lane_foldable(const Program& P, const StructuredOp& st);
 // Products rounded once (contract_loops.cpp): significand bits of a dtype, and whether every
 // value of `x` is exactly a value of `acc` (so a cast does not round).
