@@ -71,6 +71,8 @@ struct Bench {
   void rows_case(bool softmax, int64_t M, int64_t N);
   void chain(int64_t N);
   void sum(int64_t N);
+  void isum(int64_t N);
+  Row sum_row(const std::string& name, int t, const KirRun& kr, double bytes);
   // cases_runtime.cpp
   void vecmath_case(vecmath::Fn f, kir::num::MathFn mf, const char* kernel, float lo, float hi, bool targeted);
   void dispatch();

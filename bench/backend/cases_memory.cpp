@@ -148,19 +148,9 @@ void Bench::sum(int64_t N) {
   // rounding error of any summation order here and 10x below the effect of one dropped or
   // doubled 1/64 chunk of the input.
   const double bound = 1e-5;
-  const double bytes = 4.0 * static_cast<double>(n);
   for (int t : thread_counts(opt)) {
     KirRun kr = measure_kir(ks, "sum", {{"x", {x.data(), {N}}}, {"z", {z.data(), {1}}}}, {{"N", N}}, t, opt.reps);
-    Row r;
-    r.name = name;
-    r.threads = t;
-    set_kir(r, kr);
-    r.anchor = fmt("triad %d thr", t);
-    r.anchor_s = bytes / (triad.at(t) * 1e9);
-    r.work = bytes;
-    r.unit = "GB/s";
-    r.goal = Goal::RatioAtLeast;
-    r.target = 0.9;
+    Row r = sum_row(name, t, kr, 4.0 * static_cast<double>(n));
     if (kr.ok()) {
       double d = std::fabs(z[0] - exact) / abs_sum;
       r.check = fmt("|kir-exact|/sum|x| %.1e (bound %.0e)", d, bound);
@@ -168,6 +158,45 @@ void Bench::sum(int64_t N) {
     }
     add(r);
   }
+}
+
+// An i32 sum wraps, so every order gives the same bits: checked exactly.
+void Bench::isum(int64_t N) {
+  const std::string name = fmt("i32 sum %lldM", static_cast<long long>(N >> 20));
+  if (!want(name)) return;
+  std::fprintf(stderr, "%s\n", name.c_str());
+  const size_t n = static_cast<size_t>(N);
+  Buffer<int32_t> x(n), z(1);
+  uint32_t want_sum = 0, s = 91;
+  for (size_t i = 0; i < n; ++i) {
+    s = s * 1664525u + 1013904223u;
+    x[i] = static_cast<int32_t>(s);
+    want_sum += s;
+  }
+  for (int t : thread_counts(opt)) {
+    KirRun kr = measure_kir(ks, "isum", {{"x", {x.data(), {N}}}, {"z", {z.data(), {1}}}}, {{"N", N}}, t, opt.reps);
+    Row r = sum_row(name, t, kr, 4.0 * static_cast<double>(n));
+    if (kr.ok()) {
+      const bool same = static_cast<uint32_t>(z[0]) == want_sum;
+      r.check = same ? "the wrapped sum, bitwise" : "differs from the wrapped sum";
+      r.check_failed = !same;
+    }
+    add(r);
+  }
+}
+
+Row Bench::sum_row(const std::string& name, int t, const KirRun& kr, double bytes) {
+  Row r;
+  r.name = name;
+  r.threads = t;
+  set_kir(r, kr);
+  r.anchor = fmt("triad %d thr", t);
+  r.anchor_s = bytes / (triad.at(t) * 1e9);
+  r.work = bytes;
+  r.unit = "GB/s";
+  r.goal = Goal::RatioAtLeast;
+  r.target = 0.9;
+  return r;
 }
 
 }  // namespace kbench

@@ -259,6 +259,18 @@ kernel @sum(%x: In<f32[N]>, %z: Out<f32[1]>) {
   view.store(%z, %r0, %s)
 }
 
+kernel @isum(%x: In<i32[N]>, %z: Out<i32[1]>) {
+  %zero = const() {value = 0} : index
+  %n = dim(%x) {axis = 0} : index
+  %d = domain(%zero, %n) : domain<N>
+  %i = indices(%d) : index[N]
+  %rel = relation(%i) : relation<1 -> [N]>
+  %a = view.load(%x, %rel) : i32[N]
+  %s = reduce.sum(%a) {axis = 0} : i32
+  %r0 = relation(%zero) : relation<1 -> []>
+  view.store(%z, %r0, %s)
+}
+
 kernel @vexp(%x: In<f32[N]>, %z: Out<f32[N]>) {
   %zero = const() {value = 0} : index
   %n = dim(%x) {axis = 0} : index

@@ -82,6 +82,7 @@ int main(int argc, char** argv) {
   b.rows_case(false, 4096, 1024);
   for (int64_t n : {int64_t{1} << 20, int64_t{16} << 20, int64_t{64} << 20}) b.chain(n);
   for (int64_t n : {int64_t{1} << 20, int64_t{16} << 20, int64_t{64} << 20}) b.sum(n);
+  for (int64_t n : {int64_t{1} << 20, int64_t{16} << 20, int64_t{64} << 20}) b.isum(n);
   b.vecmath_case(vecmath::Fn::Exp, kir::num::MathFn::Exp, "vexp", -88.f, 88.f, true);
   b.vecmath_case(vecmath::Fn::Tanh, kir::num::MathFn::Tanh, "vtanh", -9.f, 9.f, false);
   b.vecmath_case(vecmath::Fn::Erf, kir::num::MathFn::Erf, "verf", -4.f, 4.f, false);
