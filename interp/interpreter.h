@@ -71,8 +71,11 @@ enum class Segmentation { Whole, PerElement, Random };
 // Canonical — the exact sum rounded once; Sequential — a left fold of the products each rounded
 // once into acc, row-major over the reduce pairs; SequentialFused — the same fold with one fma
 // per term after the first (f32/f64 accumulators with operands that embed in them), the order
-// the CPU backend's packed contract declares.
-enum class AccumulationOrder { Canonical, Sequential, SequentialFused };
+// the CPU backend's packed contract declares; SequentialFusedPairs — the fused fold with the
+// terms taken in pairs of reduce points (0, 1), (2, 3), ... of the row-major order, the second
+// of each pair first (a last point without a partner comes last), the order of AVX512-BF16's
+// pair dot product (contract.packed_bf16).
+enum class AccumulationOrder { Canonical, Sequential, SequentialFused, SequentialFusedPairs };
 
 // The declared lanes order of a reduce: along the last reduced axis, coordinate c lies in block
 // c / block (one block when block is 0; block is a multiple of lanes) and goes to lane c mod

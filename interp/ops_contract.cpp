@@ -170,20 +170,44 @@ AccumulationOrder order_for(const Options& o, const Operation& op) {
 
 class ElementSum {
  public:
-  ElementSum(AccumulationOrder order, DType acc) : acc_(acc) {
-    if (order != AccumulationOrder::Canonical) seq_.emplace(acc, order == AccumulationOrder::SequentialFused);
+  ElementSum(AccumulationOrder order, DType acc) : acc_(acc), pairs_(order == AccumulationOrder::SequentialFusedPairs) {
+    if (order != AccumulationOrder::Canonical) seq_.emplace(acc, order != AccumulationOrder::Sequential);
   }
-  void clear() { seq_ ? seq_->clear() : exact_.clear(); }
+  void clear() {
+    held_.reset();
+    seq_ ? seq_->clear() : exact_.clear();
+  }
   void add_product(const num::ExactValue& a, const num::ExactValue& b, int extra_exp = 0) {
-    seq_ ? seq_->add_product(a, b, extra_exp) : exact_.add_product(a, b, extra_exp);
+    if (!seq_) return exact_.add_product(a, b, extra_exp);
+    if (!pairs_) return seq_->add_product(a, b, extra_exp);
+    // Pairs, the second first: hold the first point of a pair until its partner comes.
+    if (!held_) {
+      held_ = Held{a, b, extra_exp};
+      return;
+    }
+    seq_->add_product(a, b, extra_exp);
+    seq_->add_product(held_->a, held_->b, held_->extra_exp);
+    held_.reset();
   }
   void add_nan() { seq_ ? seq_->add_nan() : exact_.add_nan(); }
-  uint64_t result() { return seq_ ? seq_->value() : exact_.round(acc_); }
+  uint64_t result() {
+    if (held_) {
+      seq_->add_product(held_->a, held_->b, held_->extra_exp);
+      held_.reset();
+    }
+    return seq_ ? seq_->value() : exact_.round(acc_);
+  }
 
  private:
+  struct Held {
+    num::ExactValue a, b;
+    int extra_exp;
+  };
   DType acc_;
+  bool pairs_;
   ExactSum exact_;
   std::optional<SequentialSum> seq_;
+  std::optional<Held> held_;
 };
 
 // Shared core of contract and sparse_contract; `lmask` (optional) marks lhs positions that take

@@ -21,7 +21,7 @@ bool seed_of(const std::string& v, uint64_t& out) {
 std::string apply_policy(const std::string& p, Options& opts) {
   const std::string usage =
       "policy takes parallel=canonical|reverse|shuffle:SEED, atomics=sequential|interleaved:SEED, "
-      "region=whole|element|random:SEED, accumulation=canonical|sequential or lanes=L[:C] (C a multiple of L), "
+      "region=whole|element|random:SEED, accumulation=canonical|sequential|sequential-fused|sequential-fused-pairs or lanes=L[:C] (C a multiple of L), "
       "got '" + p + "'";
   if (p == "region=whole" || p == "region=element") {
     opts.segmentation = p == "region=whole" ? Segmentation::Whole : Segmentation::PerElement;
@@ -44,6 +44,10 @@ std::string apply_policy(const std::string& p, Options& opts) {
   }
   if (p == "accumulation=canonical" || p == "accumulation=sequential") {
     opts.accumulation = p == "accumulation=canonical" ? AccumulationOrder::Canonical : AccumulationOrder::Sequential;
+    return "";
+  }
+  if (p == "accumulation=sequential-fused" || p == "accumulation=sequential-fused-pairs") {  // the packed contracts' orders
+    opts.accumulation = p == "accumulation=sequential-fused" ? AccumulationOrder::SequentialFused : AccumulationOrder::SequentialFusedPairs;
     return "";
   }
   if (p == "atomics=sequential") {

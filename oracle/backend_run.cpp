@@ -176,6 +176,7 @@ interp::Options declared_order_options(const cpu::Program& p) {
     if (b.op_id < 0) continue;
     const std::string& loc = p.ops[static_cast<size_t>(b.op_id)].location;
     if (b.order == "sequential-fused") o.accumulation_at[loc] = interp::AccumulationOrder::SequentialFused;
+    if (b.order == "sequential-fused-pairs") o.accumulation_at[loc] = interp::AccumulationOrder::SequentialFusedPairs;
     if (b.order == "lanes") {
       interp::LanesOrder lo;
       for (const auto& [name, v] : b.params) {

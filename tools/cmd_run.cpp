@@ -257,8 +257,9 @@ void register_run_command(CLI::App& app, int& exit_code) {
   run_cmd->add_option("--policy", args.policies,
                       "parallel=canonical|reverse|shuffle:SEED (order of parallel points); atomics=sequential|interleaved:SEED; "
                       "region=whole|element|random:SEED (segmentation of region_fold/region_scan); "
-                      "accumulation=canonical|sequential (float contract sums: exact then rounded once, or "
-                      "term by term in reduce order); lanes=L[:C] (every reduce in L lanes and blocks of C points, "
+                      "accumulation=canonical|sequential|sequential-fused|sequential-fused-pairs (float contract sums: "
+                      "exact then rounded once, or term by term in reduce order, rounding each product, with one fma "
+                      "per term, or fma per term in pairs of reduce points, the second first); lanes=L[:C] (every reduce in L lanes and blocks of C points, "
                       "the CPU backend's reduce.lanes order)");
   run_cmd->add_option("--backend", args.backend,
                       "interp (the exact interpreter, default) or cpu (native code from the CPU backend, checked "

@@ -133,6 +133,25 @@ TEST_CASE("[L7.3] sequential f32 contract rounds every addition: [1e8, 1, -1e8] 
             .bits[0] == c);
 }
 
+TEST_CASE("[L7.3] sequential-fused-pairs: each pair of reduce points second first, an odd last point last", "[L7.3][accumulation]") {
+  auto m = load(kContracts);
+  // [1, 1e8, -1e8, 1] . 1 (1e8 exact in f32, ulp 8): the fused fold in order gives
+  // ((1 + 1e8) - 1e8) + 1 = 1; in pairs, second first, ((1e8 + 1) + 1) - 1e8 = 0.
+  const std::vector<interp::Value> four = {tv(DType::F32, {4}, {1, 1e8, -1e8, 1}), tv(DType::F32, {4}, {1, 1, 1, 1})};
+  CHECK(eval(*m, "dot", four, AccumulationOrder::SequentialFused) == bits(1, DType::F32));
+  CHECK(eval(*m, "dot", four, AccumulationOrder::SequentialFusedPairs) == bits(0, DType::F32));
+  // Five points [1e8, 1, 1, -1e8, 1], the fifth without a partner, last: pairs give
+  // (((1 + 1e8) - 1e8) + 1) + 1 = 2; in order, (((1e8 + 1) + 1) - 1e8) + 1 = 1.
+  const std::vector<interp::Value> five = {tv(DType::F32, {5}, {1e8, 1, 1, -1e8, 1}), tv(DType::F32, {5}, {1, 1, 1, 1, 1})};
+  CHECK(eval(*m, "dot", five, AccumulationOrder::SequentialFused) == bits(1, DType::F32));
+  CHECK(eval(*m, "dot", five, AccumulationOrder::SequentialFusedPairs) == bits(2, DType::F32));
+  // One point, and signed zeros: -0 . 1 stays -0 (the fold starts from its first term).
+  CHECK(eval(*m, "dot", {tv(DType::F32, {1}, {-0.0}), tv(DType::F32, {1}, {1})}, AccumulationOrder::SequentialFusedPairs) ==
+        bits(-0.0, DType::F32));
+  CHECK(eval(*m, "dot", {tv(DType::F32, {0}, {}), tv(DType::F32, {0}, {})}, AccumulationOrder::SequentialFusedPairs) ==
+        bits(0.0, DType::F32));
+}
+
 TEST_CASE("[L7.3] sequential: each f32 x f32 product is rounded once to f32 before the addition", "[L7.3][accumulation]") {
   auto m = load(kContracts);
   // (1 + 2^-23)(1 + 2^-22) = 1 + 3*2^-23 + 2^-45 -> f32 1 + 3*2^-23; minus 1 gives 3*2^-23.
