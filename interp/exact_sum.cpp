@@ -135,8 +135,18 @@ void SequentialSum::add_product(const num::ExactValue& a, const num::ExactValue&
   if (fused_ && !empty_) {
     // fma(a, b, acc) rounded once in acc: the host's fma is IEEE's correctly rounded one, and a
     // and b are exactly values of acc (the operands embed in it).
-    if (extra_exp != 0 || (acc_ != DType::F32 && acc_ != DType::F64))
+    if (acc_ != DType::F32 && acc_ != DType::F64)
       throw std::logic_error("sequential-fused accumulation in " + std::string(name(acc_)) + " is not defined");
+    if (extra_exp != 0) {
+      // A scaled product (scaled_contract: a * b * 2^extra_exp): round(acc + the exact product),
+      // one rounding, as an fma of exact factors would give it (the factors a * 2^sa, b * 2^sb
+      // need not be values of acc, so the host's fma cannot take them).
+      special_.clear();
+      special_.add_product(a, b, extra_exp);
+      special_.add_value(num::exact_value(num::Scalar{acc_, sum_}));
+      sum_ = special_.round(acc_);
+      return;
+    }
     const double x = host_double(a), y = host_double(b);
     if (acc_ == DType::F32) {
       float s;

@@ -66,6 +66,7 @@ struct Bench {
   void matvec(int64_t K, int64_t N);
   void bf16_contract(int64_t S);
   void int8_contract(int64_t S);
+  void mx_contract(int64_t S);
   void fused_gelu(int64_t S);
   // cases_memory.cpp
   void rows_case(bool softmax, int64_t M, int64_t N);

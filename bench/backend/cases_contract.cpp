@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -266,6 +267,100 @@ void Bench::fused_gelu(int64_t S) {
     set_anchor(rp, "oneDNN matmul w/ post-ops", dp);
     rp.check = "(same kir run; reference anchor: one fused primitive)";
     add(rp);
+  }
+}
+
+}  // namespace kbench
+
+namespace kbench {
+
+// ---- MX e4m3 contract (e8m0 scales per 32 along K) into f32: the packed implementation against
+// the scalar sequential one (the same op into f64, rounded to f32) and against the f32 packed
+// contract over the operands prescaled here, which gives the same bits (same order, same fmas) ----
+namespace {
+float e4m3_value(uint8_t c) {
+  const int e = (c >> 3) & 15, m = c & 7;
+  const float v = e == 0 ? std::ldexp(static_cast<float>(m), -9) : std::ldexp(static_cast<float>(8 + m), e - 10);
+  return (c & 0x80) ? -v : v;
+}
+}  // namespace
+
+void Bench::mx_contract(int64_t S) {
+  const std::string name = fmt("MX e4m3 contract %lld^3 (G=32, f32 acc)", static_cast<long long>(S));
+  if (!want(name)) return;
+  std::fprintf(stderr, "%s\n", name.c_str());
+  const int64_t G = S / 32;
+  const size_t n = static_cast<size_t>(S * S), ns = static_cast<size_t>(S * G);
+  Buffer<uint8_t> a(n), b(n), as(ns), bs(ns);
+  Buffer<float> af(n), bf(n), ck(n), cs(n), cf(n), scale(n);
+  uint64_t seed = 51;
+  auto code = [&] {
+    for (;;) {
+      const auto c = static_cast<uint8_t>(mix(seed) & 0xFF);
+      if ((c & 0x7F) != 0x7F) return c;  // not NaN
+    }
+  };
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = code();
+    b[i] = code();
+  }
+  for (size_t i = 0; i < ns; ++i) {
+    as[i] = static_cast<uint8_t>(120 + mix(seed) % 15);
+    bs[i] = static_cast<uint8_t>(120 + mix(seed) % 15);
+  }
+  // A'(m, k) = a * 2^(as[m, k / 32] - 127); B'(k, n) = b * 2^(bs[n, k / 32] - 127): exact in f32.
+  for (int64_t i = 0; i < S; ++i)
+    for (int64_t k = 0; k < S; ++k) {
+      const size_t at = static_cast<size_t>(i * S + k);
+      af[at] = std::ldexp(e4m3_value(a[at]), as[static_cast<size_t>(i * G + k / 32)] - 127);
+      bf[static_cast<size_t>(k * S + i)] =
+          std::ldexp(e4m3_value(b[static_cast<size_t>(k * S + i)]), bs[static_cast<size_t>(i * G + k / 32)] - 127);
+    }
+  openblas::set_threads(2);
+  openblas::abs_product(S, S, S, af.data(), bf.data(), scale.data());
+  pause_ms(300);
+  const double bound = 2.0 * static_cast<double>(S) * kU;
+  const std::map<std::string, kir_side::View> mx = {{"a", {a.data(), {S, G, 32}}},
+                                                    {"as", {as.data(), {S, G}}},
+                                                    {"b", {b.data(), {G, 32, S}}},
+                                                    {"bs", {bs.data(), {S, G}}}};
+  const std::map<std::string, int64_t> ext = {{"M", S}, {"G", G}, {"N", S}};
+  for (int t : thread_counts(opt)) {
+    auto views = mx;
+    views["c"] = {ck.data(), {S, S}};
+    KirRun kr = measure_kir(ks, "gemm_mx_e4m3", views, ext, t, opt.reps);
+    pause_ms(50);
+    views["c"] = {cs.data(), {S, S}};
+    KirRun seq = measure_kir(ks, "gemm_mx_e4m3_seq", views, ext, t, opt.reps);
+    pause_ms(50);
+    KirRun f32 = measure_kir(ks, "gemm_f32", {{"a", {af.data(), {S, S}}}, {"b", {bf.data(), {S, S}}}, {"c", {cf.data(), {S, S}}}},
+                             {{"M", S}, {"K", S}, {"N", S}}, t, opt.reps);
+    Row r;
+    r.name = name;
+    r.threads = t;
+    set_kir(r, kr);
+    set_anchor(r, "kir scaled_contract.sequential (f64 acc)", AnchorRun{seq.t, seq.note});
+    if (!seq.ok()) r.anchor_s = kNaN;
+    r.work = 2.0 * static_cast<double>(S) * static_cast<double>(S) * static_cast<double>(S);
+    r.unit = "GFLOP/s";
+    r.goal = Goal::Info;
+    if (kr.ok() && seq.ok()) {
+      const double d = max_scaled_diff(ck.data(), cs.data(), scale.data(), n);
+      r.check = fmt("max|packed-sequential|/sum|ab| %.1e (bound %.1e)", d, bound);
+      if (!(d <= bound)) r.check_failed = true;
+    }
+    add(r);
+    Row rf = r;
+    set_anchor(rf, "kir f32 packed contract (prescaled)", AnchorRun{f32.t, f32.note});
+    if (!f32.ok()) rf.anchor_s = kNaN;
+    rf.check.clear();
+    rf.check_failed = false;
+    if (kr.ok() && f32.ok()) {
+      const bool same = std::memcmp(ck.data(), cf.data(), n * sizeof(float)) == 0;
+      rf.check = same ? "bitwise equal to the f32 packed contract" : "DIFFERS from the f32 packed contract";
+      rf.check_failed = !same;
+    }
+    add(rf);
   }
 }
 

@@ -1,5 +1,5 @@
 // The kir side of kir_bench_backend (kir_cases.h): the benchmark kernels as canonical KIR text
-// (contract in f32/bf16/i8, fused contract+bias+erf-GELU, row softmax and layer norm, a pointwise
+// (contract in f32/bf16/i8 and MX e4m3, fused contract+bias+erf-GELU, row softmax and layer norm, a pointwise
 // chain, a sum, exp/tanh/erf and a copy for dispatch overhead), compiled through the backend's
 // public API, and called the way NativeKernel::call does, but with a kir_env whose pool is a
 // WorkerPool of the requested size, so one process measures 1 and 2 threads.
@@ -118,6 +118,88 @@ kernel @gemm_i8(%a: In<i8[M, K]>, %b: In<i8[K, N]>, %c: Out<i32[M, N]>) {
   %cn = broadcast(%in) {dims = [1]} : index[M, N]
   %crel = relation(%cm, %cn) : relation<2 -> [M, N]>
   view.store(%c, %crel, %acc)
+}
+
+// MX (e4m3 elements, e8m0 scales per 32 along K) into f32 (scaled_contract.packed), and the
+// same op into f64 rounded to f32 after (scaled_contract.sequential, the only implementation of
+// an f64 accumulator: the scalar path the f32 op took before the packed one).
+kernel @gemm_mx_e4m3(%a: In<u8[M, G, 32]>, %as: In<e8m0[M, G]>, %b: In<u8[G, 32, N]>, %bs: In<e8m0[N, G]>, %c: Out<f32[M, N]>) {
+  %zero = const() {value = 0} : index
+  %m = dim(%a) {axis = 0} : index
+  %g = dim(%a) {axis = 1} : index
+  %n = dim(%b) {axis = 2} : index
+  %c32 = const() {value = 32} : index
+  %dm = domain(%zero, %m) : domain<M>
+  %dg = domain(%zero, %g) : domain<G>
+  %dn = domain(%zero, %n) : domain<N>
+  %dj = domain(%zero, %c32) : domain<32>
+  %im = indices(%dm) : index[M]
+  %ig = indices(%dg) : index[G]
+  %in = indices(%dn) : index[N]
+  %ij = indices(%dj) : index[32]
+  %am = broadcast(%im) {dims = [0]} : index[M, G, 32]
+  %ag = broadcast(%ig) {dims = [1]} : index[M, G, 32]
+  %aj = broadcast(%ij) {dims = [2]} : index[M, G, 32]
+  %arel = relation(%am, %ag, %aj) : relation<3 -> [M, G, 32]>
+  %av = view.load(%a, %arel) : u8[M, G, 32]
+  %asm = broadcast(%im) {dims = [0]} : index[M, G]
+  %asg = broadcast(%ig) {dims = [1]} : index[M, G]
+  %asrel = relation(%asm, %asg) : relation<2 -> [M, G]>
+  %asv = view.load(%as, %asrel) : e8m0[M, G]
+  %bg = broadcast(%ig) {dims = [0]} : index[G, 32, N]
+  %bj = broadcast(%ij) {dims = [1]} : index[G, 32, N]
+  %bn = broadcast(%in) {dims = [2]} : index[G, 32, N]
+  %brel = relation(%bg, %bj, %bn) : relation<3 -> [G, 32, N]>
+  %bv = view.load(%b, %brel) : u8[G, 32, N]
+  %bsn = broadcast(%in) {dims = [0]} : index[N, G]
+  %bsg = broadcast(%ig) {dims = [1]} : index[N, G]
+  %bsrel = relation(%bsn, %bsg) : relation<2 -> [N, G]>
+  %bsv = view.load(%bs, %bsrel) : e8m0[N, G]
+  %acc = scaled_contract(%av, %asv, %bv, %bsv) {batch = [], lhs_format = e4m3, lhs_group_size = 32, reduce = [[1, 0], [2, 1]], rhs_format = e4m3, rhs_group_size = 32} : f32[M, N]
+  %cm = broadcast(%im) {dims = [0]} : index[M, N]
+  %cn = broadcast(%in) {dims = [1]} : index[M, N]
+  %crel = relation(%cm, %cn) : relation<2 -> [M, N]>
+  view.store(%c, %crel, %acc)
+}
+
+kernel @gemm_mx_e4m3_seq(%a: In<u8[M, G, 32]>, %as: In<e8m0[M, G]>, %b: In<u8[G, 32, N]>, %bs: In<e8m0[N, G]>, %c: Out<f32[M, N]>) {
+  %zero = const() {value = 0} : index
+  %m = dim(%a) {axis = 0} : index
+  %g = dim(%a) {axis = 1} : index
+  %n = dim(%b) {axis = 2} : index
+  %c32 = const() {value = 32} : index
+  %dm = domain(%zero, %m) : domain<M>
+  %dg = domain(%zero, %g) : domain<G>
+  %dn = domain(%zero, %n) : domain<N>
+  %dj = domain(%zero, %c32) : domain<32>
+  %im = indices(%dm) : index[M]
+  %ig = indices(%dg) : index[G]
+  %in = indices(%dn) : index[N]
+  %ij = indices(%dj) : index[32]
+  %am = broadcast(%im) {dims = [0]} : index[M, G, 32]
+  %ag = broadcast(%ig) {dims = [1]} : index[M, G, 32]
+  %aj = broadcast(%ij) {dims = [2]} : index[M, G, 32]
+  %arel = relation(%am, %ag, %aj) : relation<3 -> [M, G, 32]>
+  %av = view.load(%a, %arel) : u8[M, G, 32]
+  %asm = broadcast(%im) {dims = [0]} : index[M, G]
+  %asg = broadcast(%ig) {dims = [1]} : index[M, G]
+  %asrel = relation(%asm, %asg) : relation<2 -> [M, G]>
+  %asv = view.load(%as, %asrel) : e8m0[M, G]
+  %bg = broadcast(%ig) {dims = [0]} : index[G, 32, N]
+  %bj = broadcast(%ij) {dims = [1]} : index[G, 32, N]
+  %bn = broadcast(%in) {dims = [2]} : index[G, 32, N]
+  %brel = relation(%bg, %bj, %bn) : relation<3 -> [G, 32, N]>
+  %bv = view.load(%b, %brel) : u8[G, 32, N]
+  %bsn = broadcast(%in) {dims = [0]} : index[N, G]
+  %bsg = broadcast(%ig) {dims = [1]} : index[N, G]
+  %bsrel = relation(%bsn, %bsg) : relation<2 -> [N, G]>
+  %bsv = view.load(%bs, %bsrel) : e8m0[N, G]
+  %acc = scaled_contract(%av, %asv, %bv, %bsv) {batch = [], lhs_format = e4m3, lhs_group_size = 32, reduce = [[1, 0], [2, 1]], rhs_format = e4m3, rhs_group_size = 32} : f64[M, N]
+  %out = cast(%acc) : f32[M, N]
+  %cm = broadcast(%im) {dims = [0]} : index[M, N]
+  %cn = broadcast(%in) {dims = [1]} : index[M, N]
+  %crel = relation(%cm, %cn) : relation<2 -> [M, N]>
+  view.store(%c, %crel, %out)
 }
 
 kernel @gemm_bias_gelu(%a: In<f32[M, K]>, %b: In<f32[K, N]>, %bias: In<f32[N]>, %c: Out<f32[M, N]>) {

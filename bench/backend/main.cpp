@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
   b.matvec(4096, 4096);
   b.bf16_contract(1024);
   b.int8_contract(1024);
+  b.mx_contract(1024);
   b.fused_gelu(1024);
   b.rows_case(true, 4096, 1024);
   b.rows_case(false, 4096, 1024);

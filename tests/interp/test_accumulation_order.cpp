@@ -248,6 +248,26 @@ TEST_CASE("[L7.3] sequential scaled_contract: scaled terms in group, then elemen
   CHECK(num::is_nan(sn, DType::F32));
 }
 
+TEST_CASE("[L7.3] sequential-fused scaled_contract: each scaled term added with one rounding", "[L7.3][accumulation]") {
+  auto m = load_surface(kScaledSparse);
+  // e5m2 elements 1 (0x3C) and 1/2 (0x38) times 1, scales 2^(0-127) * 2^(105-127) = 2^-149: the
+  // terms 2^-149 and 2^-150 (half of f32's smallest subnormal). Sequential rounds the second by
+  // itself, a tie to even: +0, so 2^-149. Fused adds it exactly: 1.5 * 2^-149, a tie to even:
+  // 2^-148 (also the exact sum rounded once). Scaled products are not f32 factors, so the
+  // interpreter may not hand them to the host's fma.
+  const auto l = rawv(DType::U8, {1, 1, 2}, {0x3C, 0x38}), r = rawv(DType::U8, {1, 2, 1}, {0x3C, 0x3C});
+  const auto ls = rawv(DType::E8M0, {1, 1}, {0}), rs = rawv(DType::E8M0, {1, 1}, {105});
+  CHECK(eval(*m, "scaled", {l, ls, r, rs}, AccumulationOrder::Sequential) == 1u);
+  CHECK(eval(*m, "scaled", {l, ls, r, rs}, AccumulationOrder::SequentialFused) == 2u);
+  CHECK(eval(*m, "scaled", {l, ls, r, rs}, AccumulationOrder::Canonical) == 2u);
+  // -0 + (+0) is +0; a sum of -0 terms stays -0; +Inf then a -Inf term is NaN.
+  const auto zl = rawv(DType::U8, {1, 1, 2}, {0x80, 0x00}), nl = rawv(DType::U8, {1, 1, 2}, {0x80, 0x80});
+  CHECK(eval(*m, "scaled", {zl, ls, r, rs}, AccumulationOrder::SequentialFused) == 0u);
+  CHECK(eval(*m, "scaled", {nl, ls, r, rs}, AccumulationOrder::SequentialFused) == 0x80000000u);
+  const auto il = rawv(DType::U8, {1, 1, 2}, {0x7C, 0xFC});
+  CHECK(num::is_nan(eval(*m, "scaled", {il, ls, r, rs}, AccumulationOrder::SequentialFused), DType::F32));
+}
+
 TEST_CASE("[L7.3] sequential sparse_contract: only the kept positions, in increasing order", "[L7.3][accumulation]") {
   auto m = load_surface(kScaledSparse);
   // one_of_two: values [1e8, 1, -1e8, 1] at positions [1, 0, 0, 1] -> dense positions 1, 2, 4, 7.

@@ -40,6 +40,7 @@
 // micro-tiles (no terms, gemv).
 //
 // The micro-kernels are the catalog's (ir/ukernels.h) for the ISA the implementation names.
+#include "backends/cpu/impl/contract_packed.h"
 #include "backends/cpu/impl/registry.h"
 #include "backends/cpu/ir/ukernels.h"
 
@@ -131,6 +132,7 @@ struct Ctx {
   size_t lfree = 0, rfree = 0;  // the free axis of each operand
   std::vector<ExprP> red_ext;   // extents of the reduce pairs (lhs side)
   ExprP M, N, K;
+  const PackedSource* src = nullptr;  // another computation's extents and packing (contract_packed.h)
 
   ExprP idx(int64_t v) const { return make_index(v); }
   ExprP var(VarId v) const { return make_var(v, DType::Index); }
@@ -232,6 +234,7 @@ struct Ctx {
   // The element (row, col) of the result in the task's batch element: the result's axes are the
   // lhs axes that are not reduced, in order, then the rhs free axis.
   std::vector<ExprP> result_at(ExprP row, ExprP col) const {
+    if (src) return {std::move(row), std::move(col)};
     std::vector<ExprP> at;
     const size_t rank = P.buf(st.operands[0]).shape.size();
     for (size_t a = 0; a < rank; ++a) {
@@ -245,20 +248,22 @@ struct Ctx {
   // Whether tiles of at most 4 rows may take the gemv kernel: the float form with one reduce
   // pair and operands already of the accumulator dtype (the kernel reads them in place).
   bool gemv_reads_in_place() const {
-    return !uk.integer() && reduce.size() == 1 && P.buf(st.operands[0]).dtype == st.acc &&
+    return !src && !uk.integer() && reduce.size() == 1 && P.buf(st.operands[0]).dtype == st.acc &&
            P.buf(st.operands[1]).dtype == st.acc;
   }
   // Whether operand `side` is packed by a kernel (one reduce pair, a conversion the catalog
   // has); otherwise by the loops of pack().
   bool kernel_packs(int side) const {
-    return reduce.size() == 1 &&
+    return !src && reduce.size() == 1 &&
            packable(P.buf(st.operands[static_cast<size_t>(side)]).dtype, side == 0 ? uk.a_panel() : uk.b_panel());
   }
 };
 
-std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
+// `src`: another computation's extents and packing (contract_packed.h), else the contract's.
+std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s, const PackedSource* src = nullptr) {
   const StructuredOp& st = *s.structured;
   Ctx c{P, s, st, ukernel_of(isa, st), pairs_of(st, "reduce"), pairs_of(st, "batch"), {}, 0, 0, {}, nullptr, nullptr, nullptr};
+  if (src) c.reduce.clear(), c.batch.clear();  // its operands are not the contract's: M, N, K come with src
   const Buffer& L = P.buf(st.operands[0]);
   const Buffer& R = P.buf(st.operands[1]);
   std::vector<bool> lred(L.shape.size()), rred(R.shape.size());
@@ -278,6 +283,11 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
   c.M = L.shape[c.lfree];
   c.N = R.shape[c.rfree];
   c.K = K;
+  if ((c.src = src)) {
+    c.M = src->M;
+    c.N = src->N;
+    c.K = src->K;
+  }
   const bool integer = c.uk.integer();
   // Integer form: the offsets packing adds to A (oa) and B (ob); see the header.
   const int64_t oa = integer && L.dtype == DType::I8 ? 128 : 0, ob = integer && R.dtype == DType::U8 ? -128 : 0;
@@ -366,10 +376,12 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s) {
   VarId mc = c.let(lic->body, "mc", c.min(c.idx(MC), index_sub(c.var(m1), c.var(ic))));
   // Integer form: the column terms -oa * sum_k b come with B's panel, the row terms -ob * sum_k a
   // with A's (the header).
-  lpc->body.push_back(c.kernel_packs(1)
+  lpc->body.push_back(src ? src->pack(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), NR)
+                      : c.kernel_packs(1)
                           ? c.pack_kernel(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), c.var(kcp), NR, Bc, -oa)
                           : c.pack(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), NR, b_k_inner));
-  lic->body.push_back(c.kernel_packs(0)
+  lic->body.push_back(src ? src->pack(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), MR)
+                      : c.kernel_packs(0)
                           ? c.pack_kernel(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), c.var(kcp), MR, Ar, -ob)
                           : c.pack(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), MR, a_k_inner));
   auto ljr = c.loop(jr, c.idx(0), c.var(nc), c.idx(NR));
@@ -480,6 +492,10 @@ Implementation packed(const Isa& isa, bool integer) {
 }
 
 }  // namespace
+
+std::vector<StmtP> expand_packed_nest(const PackedIsa& isa, Program& P, const Stmt& s, const PackedSource& src) {
+  return expand_packed(Isa{isa.name, isa.capability, isa.registers}, P, s, &src);
+}
 
 std::vector<Implementation> packed_contract_implementations() {
   return {packed({"avx512", "avx512f", 32}, false), packed({"avx2", "avx2", 16}, false),

@@ -8,6 +8,7 @@
 // keeps in vector registers, and are folded left to right at the end.
 #include <algorithm>
 
+#include "backends/cpu/impl/contract_packed.h"
 #include "backends/cpu/impl/registry.h"
 #include "backends/cpu/mutants/mutants.h"
 
@@ -425,7 +426,7 @@ const std::vector<Implementation>& implementations() {
   static const std::vector<Implementation> all = [] {
     std::vector<Implementation> v;
     for (auto* f : {fold_implementations, contract_implementations, packed_contract_implementations,
-                    format_implementations, effect_implementations})
+                    format_implementations, scaled_packed_implementations, effect_implementations})
       for (auto& i : f()) v.push_back(std::move(i));
     return v;
   }();

@@ -12,6 +12,7 @@
 #include <bit>
 #include <optional>
 
+#include "backends/cpu/impl/contract_packed.h"
 #include "backends/cpu/impl/registry.h"
 #include "backends/cpu/mutants/mutants.h"
 
@@ -385,6 +386,7 @@ std::string scaled_applicable(const Program& P, const StructuredOp& st) {
   if (packed && group % 2) return "an e2m1 operand needs an even group size";
   if (!is_float(st.acc)) return "accumulator must be a float dtype";
   if (P.buf(st.results[0]).shape.size() != 2) return "result must be [M, N]";
+  if (mx_packed_form(P, st).empty()) return "an MX product into f32, the kind scaled_contract.packed.* realize";
   return "";
 }
 
