@@ -121,6 +121,14 @@ struct Options {
   std::map<std::string, LanesOrder> reduce_lanes_at;
   // ... and the order of every reduce not listed there (`kir run --policy lanes=L[:C]`).
   LanesOrder reduce_lanes;
+  // Per scan op, by its location: the blocks order a backend declares for it (a block of C > 0
+  // points; docs/numerics.md "Declared blocks order of scan"): along the scan order, each block
+  // scanned from the identity, the blocks' totals folded left to right into the prefix P_b
+  // before block b, and every element of block b > 0 combined with P_b on its left (an
+  // exclusive scan's first element of block b is P_b itself). Scans not listed use scan_block
+  // (0: the canonical fold; `kir run --policy scan=blocks:C`).
+  std::map<std::string, int64_t> scan_blocks_at;
+  int64_t scan_block = 0;
   // Values (names without '%') printed to dump_out, elements and all, each time an op defines one.
   std::vector<std::string> dump;
   std::ostream* dump_out = nullptr;

@@ -7,7 +7,9 @@
 //    the left fold of its lanes that received a point, the result the left fold of the blocks.
 //  * scan: forward: acc = identity; for p = 0..n-1: acc = combine(acc, x_p) (inclusive stores
 //    after, exclusive before). reverse: the same from the end with acc = combine(x_p, acc), so
-//    the logical order of operands is kept (scan need not commute).
+//    the logical order of operands is kept (scan need not commute). Options::scan_blocks_at
+//    declares a blocks order instead (interpreter.h): blocks of C points along the scan order,
+//    each scanned from the identity, then combined with the fold of the earlier blocks' totals.
 //  * region_fold / region_scan: canonically segmentation "whole" (one slice = the whole source):
 //    region_fold = summarize(source, operands) (identity when empty); region_scan outputs =
 //    emit(source, initial_state, operands), final = apply(summarize(source, operands), initial).
@@ -234,14 +236,29 @@ Flow op_scan(Engine& E, Frame& f, const Operation& op) {
   Value out = zeros_like(src);
   std::vector<Value> args(2);
   for (size_t i = 2; i < op.operands.size(); ++i) args.push_back(E.operand(f, op, i));
-  for (int64_t k = 0; k < n; ++k) {
-    const int64_t p = reverse ? n - 1 - k : k;
-    if (!inclusive) put_slice(out, axis, p, acc);
-    Value x = take_slice(src, {axis}, {p});
-    if (reverse) { args[0] = std::move(x); args[1] = std::move(acc); }
-    else { args[0] = std::move(acc); args[1] = std::move(x); }
-    acc = std::move(E.call_function(combine, args, op).at(0));
-    if (inclusive) put_slice(out, axis, p, acc);
+  // before (.) after in the scan order: combine(before, after) forward, combine(after, before)
+  // in reverse, so the logical order of the operands is kept.
+  auto join = [&](Value before, Value after) {
+    if (reverse) std::swap(before, after);
+    args[0] = std::move(before);
+    args[1] = std::move(after);
+    return std::move(E.call_function(combine, args, op).at(0));
+  };
+  int64_t block = E.opts.scan_block;
+  if (auto it = E.opts.scan_blocks_at.find(op.loc.str()); it != E.opts.scan_blocks_at.end()) block = it->second;
+  if (block <= 0 || block >= n) block = n;  // one block: the canonical fold
+  const Value identity = acc;
+  Value prefix;  // P_b: the fold of the totals of the blocks before this one
+  for (int64_t lo = 0; lo < n; lo += block) {
+    const bool first_block = lo == 0;
+    acc = identity;
+    for (int64_t k = lo; k < std::min(n, lo + block); ++k) {
+      const int64_t p = reverse ? n - 1 - k : k;
+      if (!inclusive) put_slice(out, axis, p, first_block ? acc : k == lo ? prefix : join(prefix, acc));
+      acc = join(std::move(acc), take_slice(src, {axis}, {p}));
+      if (inclusive) put_slice(out, axis, p, first_block ? acc : join(prefix, acc));
+    }
+    prefix = first_block ? acc : join(std::move(prefix), acc);
   }
   E.set(f, op, 0, std::move(out));
   if (E.opts.envelopes) log_envelopes(E, f, op);

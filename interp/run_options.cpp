@@ -21,7 +21,7 @@ bool seed_of(const std::string& v, uint64_t& out) {
 std::string apply_policy(const std::string& p, Options& opts) {
   const std::string usage =
       "policy takes parallel=canonical|reverse|shuffle:SEED, atomics=sequential|interleaved:SEED, "
-      "region=whole|element|random:SEED, accumulation=canonical|sequential|sequential-fused|sequential-fused-pairs or lanes=L[:C] (C a multiple of L), "
+      "region=whole|element|random:SEED, accumulation=canonical|sequential|sequential-fused|sequential-fused-pairs, lanes=L[:C] (C a multiple of L) or scan=blocks:C, "
       "got '" + p + "'";
   if (p == "region=whole" || p == "region=element") {
     opts.segmentation = p == "region=whole" ? Segmentation::Whole : Segmentation::PerElement;
@@ -30,6 +30,12 @@ std::string apply_policy(const std::string& p, Options& opts) {
   if (p.rfind("region=random:", 0) == 0) {
     if (!seed_of(p.substr(14), opts.segmentation_seed)) return usage;
     opts.segmentation = Segmentation::Random;
+    return "";
+  }
+  if (p.rfind("scan=blocks:", 0) == 0) {  // the CPU backend's scan order: blocks of C points
+    uint64_t c = 0;
+    if (!seed_of(p.substr(12), c) || c == 0 || c > (uint64_t{1} << 62)) return usage;
+    opts.scan_block = static_cast<int64_t>(c);
     return "";
   }
   if (p.rfind("lanes=", 0) == 0) {  // the CPU backend's reduce order: L lanes, blocks of C points

@@ -185,6 +185,9 @@ interp::Options declared_order_options(const cpu::Program& p) {
       }
       o.reduce_lanes_at[loc] = lo;
     }
+    if (b.order == "blocks")
+      for (const auto& [name, v] : b.params)
+        if (name == "block") o.scan_blocks_at[loc] = v;
   }
   return o;
 }

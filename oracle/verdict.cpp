@@ -150,9 +150,7 @@ Verdict judge(const Module& m, const std::string& name, const std::map<std::stri
   }
   if (got_out) *got_out = bargs;
   JudgeOptions od = o;
-  const interp::Options declared = declared_order_options(native.program());
-  od.declared_orders = declared.accumulation_at;
-  od.declared_lanes = declared.reduce_lanes_at;
+  od.declared = declared_order_options(native.program());
   return judge_result(m, name, args, bargs, berr, od, expected_out);
 }
 
@@ -163,10 +161,7 @@ Verdict judge_result(const Module& m, const std::string& name, const std::map<st
   const Function* k = m.find_function(name);
   if (!k) throw std::runtime_error("no kernel @" + name);
   auto iargs = clone_args(args);
-  interp::Options seq;
-  seq.accumulation = interp::AccumulationOrder::Sequential;
-  seq.accumulation_at = o.declared_orders;
-  seq.reduce_lanes_at = o.declared_lanes;
+  const interp::Options seq = o.declared;
   const std::string ierr = run_interp(m, name, iargs, seq);
   if (expected_out) *expected_out = iargs;
   if (!ierr.empty() || !berr.empty()) {

@@ -60,11 +60,14 @@ struct JudgeOptions {
   int interleavings = 6;  // schedules tried for kernels with atomics
   // judge_compiling: optional backend passes left out (cpu::CompileOptions::skip_passes).
   std::vector<std::string> skip_passes;
-  // The accumulation orders the backend's implementations declare, per op location
-  // (declared_order_options(program).accumulation_at); judge() fills it from the native kernel.
-  std::map<std::string, interp::AccumulationOrder> declared_orders;
-  // ... and the lanes orders its reduce implementations declare (reduce_lanes_at).
-  std::map<std::string, interp::LanesOrder> declared_lanes;
+  // The orders the backend's implementations declare, per op location (contract accumulation,
+  // reduce lanes, scan blocks: declared_order_options(program)); judge() fills it from the
+  // native kernel, and the interpreter runs under it (sequential accumulation elsewhere).
+  interp::Options declared = [] {
+    interp::Options d;
+    d.accumulation = interp::AccumulationOrder::Sequential;
+    return d;
+  }();
 };
 
 // Runs kernel `name` on the interpreter and on `native` (built from compile_for_args with the

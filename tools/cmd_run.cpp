@@ -260,7 +260,8 @@ void register_run_command(CLI::App& app, int& exit_code) {
                       "accumulation=canonical|sequential|sequential-fused|sequential-fused-pairs (float contract sums: "
                       "exact then rounded once, or term by term in reduce order, rounding each product, with one fma "
                       "per term, or fma per term in pairs of reduce points, the second first); lanes=L[:C] (every reduce in L lanes and blocks of C points, "
-                      "the CPU backend's reduce.lanes order)");
+                      "the CPU backend's reduce.lanes order); scan=blocks:C (every scan in blocks of C points, the CPU "
+                      "backend's scan.blocks order)");
   run_cmd->add_option("--backend", args.backend,
                       "interp (the exact interpreter, default) or cpu (native code from the CPU backend, checked "
                       "bit for bit against the interpreter)");

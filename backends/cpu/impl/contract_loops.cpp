@@ -56,6 +56,8 @@ std::string contract_applicable(const Program& P, const StructuredOp& st) {
     return "a dense f32/f64 matrix product, the kind the packed implementations realize";
   if (int8_matmul_form(P, st).empty())
     return "a dense i8/u8 matrix product into i32, the kind the packed integer implementations realize";
+  if (bf16_matmul_form(P, st).empty())
+    return "a dense bf16 matrix product into f32, the kind the packed bf16 implementations realize";
   DType a = P.buf(st.operands[0]).dtype, b = P.buf(st.operands[1]).dtype, acc = st.acc;
   if (is_integer(acc)) {
     if (!is_integer(a) || !is_integer(b)) return "integer accumulator over non-integer operands";

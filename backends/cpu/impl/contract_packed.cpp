@@ -39,6 +39,13 @@
 // long enough for the vector loop), and to the whole tile on the paths without
 // micro-tiles (no terms, gemv).
 //
+// bf16 x bf16 into f32 (bf16_matmul_form): the panels keep the bf16 bits, k in pairs, and the
+// micro-kernel takes each pair second first (AVX512-BF16's vdpbf16ps; the "sequential-fused-pairs"
+// order). vdpbf16ps flushes subnormal inputs, products and sums to zero, which the contract does
+// not allow; the packing kernels record each micro-panel's exponent range, and the micro-kernel
+// uses the instruction only where the ranges (and C) prove nothing subnormal can arise, the same
+// order in f32 fmas elsewhere (ir/ukernels.h), so the result does not depend on the data's path.
+//
 // The micro-kernels are the catalog's (ir/ukernels.h) for the ISA the implementation names.
 #include "backends/cpu/impl/contract_packed.h"
 #include "backends/cpu/impl/registry.h"
@@ -73,8 +80,18 @@ std::string matrix_product_shape(const Program& P, const StructuredOp& st) {
 bool byte_int(DType d) { return d == DType::I8 || d == DType::U8; }
 }  // namespace
 
+std::string bf16_matmul_form(const Program& P, const StructuredOp& st) {
+  if (std::string why = matrix_product_shape(P, st); !why.empty()) return why;
+  if (st.acc != DType::F32) return "the accumulator is " + std::string(name(st.acc)) + ", not f32";
+  const DType a = P.buf(st.operands[0]).dtype, b = P.buf(st.operands[1]).dtype;
+  if (a != DType::BF16 || b != DType::BF16) return "the operands (" + std::string(name(a)) + ", " + std::string(name(b)) + ") are not both bf16";
+  if (pairs_of(st, "reduce").size() != 1) return "not exactly one reduce pair";
+  return "";
+}
+
 std::string matmul_form(const Program& P, const StructuredOp& st) {
   if (std::string why = matrix_product_shape(P, st); !why.empty()) return why;
+  if (bf16_matmul_form(P, st).empty()) return "a bf16 matrix product into f32 (the kind of contract.packed_bf16)";
   if (st.acc != DType::F32 && st.acc != DType::F64)
     return "the accumulator is " + std::string(name(st.acc)) + ", not f32 or f64";
   const Buffer& L = P.buf(st.operands[0]);
@@ -96,23 +113,29 @@ std::string int8_matmul_form(const Program& P, const StructuredOp& st) {
 
 namespace {
 
+// The three forms of the packed product (the typed kinds above).
+enum class Form { Float, Int8, Bf16 };
+
 struct Isa {
   std::string name;        // avx512 | avx2 | portable
   std::string capability;  // host capability the micro-kernel needs
   int registers;           // vector registers of the ISA (the micro-tile must fit)
 };
 
-GemmUKernel ukernel_of(const Isa& isa, const StructuredOp& st) {
+GemmUKernel ukernel_of(const Isa& isa, Form form, const StructuredOp& st) {
   GemmUKernel g;
   g.dtype = st.acc;  // f32, f64, or i32 (u8 x i8 panels)
+  g.bf16 = form == Form::Bf16;
   g.isa = isa.name;
   g.mr = static_cast<int>(param(st, "mr"));
   g.nv = static_cast<int>(param(st, "nv"));
   return g;
 }
 
-std::string packed_applicable(const Isa& isa, bool integer, const Program& P, const StructuredOp& st) {
-  if (std::string why = integer ? int8_matmul_form(P, st) : matmul_form(P, st); !why.empty()) return why;
+std::string packed_applicable(const Isa& isa, Form form, const Program& P, const StructuredOp& st) {
+  const std::string why = form == Form::Int8 ? int8_matmul_form(P, st) : form == Form::Bf16 ? bf16_matmul_form(P, st) : matmul_form(P, st);
+  if (!why.empty()) return why;
+  if (form == Form::Bf16 && param(st, "kc") % 2 != 0) return "kc " + std::to_string(param(st, "kc")) + " is odd (a KC block must hold whole k pairs)";
   const int64_t mr = param(st, "mr"), nv = param(st, "nv");
   // Accumulators, one B vector per column vector and the broadcast A element.
   if (isa.name != "portable" && mr * nv + nv + 1 > isa.registers)
@@ -213,7 +236,8 @@ struct Ctx {
 
   // A packing kernel of the catalog (pack.<src>.<panel>.w<W>) for the n x kc block of operand
   // `side` from free index `base` and k `pc`, into `pack_buf`; the integer form also writes
-  // `terms` = factor * the sums over k (see the header).
+  // `terms` = factor * the sums over k (see the header); the bf16 form writes the micro-panels'
+  // exponent ranges into `terms` and pads with the bits `factor`.
   StmtP pack_kernel(BufId pack_buf, int side, ExprP base, ExprP n, ExprP pc, ExprP kc, ExprP kcp, int64_t W, BufId terms,
                     int64_t factor) const {
     const Buffer& B = P.buf(st.operands[static_cast<size_t>(side)]);
@@ -225,7 +249,7 @@ struct Ctx {
     const auto& pair = reduce.front();
     ks->detail = {raw_operand(side, std::move(base), std::move(pc)), idx(static_cast<int64_t>(side == 0 ? lfree : rfree)),
                   idx(side == 0 ? pair.first : pair.second), std::move(n), std::move(kc), std::move(kcp)};
-    if (uk.integer()) {
+    if (uk.side_args()) {  // integer: the terms and their factor; bf16: the ranges and the pad's bits
       ks->detail.push_back(make_load(terms, DType::I32, {idx(0)}));
       ks->detail.push_back(make_const(DType::I32, static_cast<uint32_t>(static_cast<int32_t>(factor))));
     }
@@ -260,9 +284,9 @@ struct Ctx {
 };
 
 // `src`: another computation's extents and packing (contract_packed.h), else the contract's.
-std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s, const PackedSource* src = nullptr) {
+std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const Stmt& s, const PackedSource* src = nullptr) {
   const StructuredOp& st = *s.structured;
-  Ctx c{P, s, st, ukernel_of(isa, st), pairs_of(st, "reduce"), pairs_of(st, "batch"), {}, 0, 0, {}, nullptr, nullptr, nullptr};
+  Ctx c{P, s, st, ukernel_of(isa, form, st), pairs_of(st, "reduce"), pairs_of(st, "batch"), {}, 0, 0, {}, nullptr, nullptr, nullptr};
   if (src) c.reduce.clear(), c.batch.clear();  // its operands are not the contract's: M, N, K come with src
   const Buffer& L = P.buf(st.operands[0]);
   const Buffer& R = P.buf(st.operands[1]);
@@ -362,27 +386,36 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s, cons
   const std::string cn = P.buf(C).name;
   const BufId Ap = panel(cn + "_apanel", c.uk.a_panel(), a_rows, MR, true);
   const BufId Bp = panel(cn + "_bpanel", c.uk.b_panel(), b_cols, NR, true);
-  const BufId Ar = integer ? panel(cn + "_rowterms", DType::I32, a_rows, MR, false) : kNone;
-  const BufId Bc = integer ? panel(cn + "_colterms", DType::I32, b_cols, NR, false) : kNone;
+  const bool bf16 = c.uk.bf16;
+  // Integer: one term per row / column; bf16: one exponent range per micro-panel.
+  const BufId Ar = integer ? panel(cn + "_rowterms", DType::I32, a_rows, MR, false)
+                   : bf16  ? panel(cn + "_aranges", DType::I32, a_rows, MR, false)
+                           : kNone;
+  const BufId Bc = integer ? panel(cn + "_colterms", DType::I32, b_cols, NR, false)
+                   : bf16  ? panel(cn + "_branges", DType::I32, b_cols, NR, false)
+                           : kNone;
 
   VarId jc = c.loop_var("jc"), pc = c.loop_var("pc"), ic = c.loop_var("ic"), jr = c.loop_var("jr"), ir = c.loop_var("ir");
   auto ljc = c.loop(jc, c.var(n0), c.var(n1), c.idx(NC));
   VarId nc = c.let(ljc->body, "nc", c.min(c.idx(NC), index_sub(c.var(n1), c.var(jc))));
   auto lpc = c.loop(pc, c.idx(0), c.K, c.idx(KC));
   VarId kc = c.let(lpc->body, "kc", c.min(c.idx(KC), index_sub(c.K, c.var(pc))));
-  // The k extent of a micro-panel: kc, rounded up to the group of the integer form.
-  VarId kcp = integer ? c.let(lpc->body, "kcp", index_mul(c.ceil_div(c.var(kc), 4), c.idx(4))) : kc;
+  // The k extent of a micro-panel: kc, rounded up to the group of the integer (4) or bf16 (2) form.
+  const int64_t G = c.uk.group();
+  VarId kcp = G > 1 ? c.let(lpc->body, "kcp", index_mul(c.ceil_div(c.var(kc), G), c.idx(G))) : kc;
   auto lic = c.loop(ic, c.var(m0), c.var(m1), c.idx(MC));
   VarId mc = c.let(lic->body, "mc", c.min(c.idx(MC), index_sub(c.var(m1), c.var(ic))));
   // Integer form: the column terms -oa * sum_k b come with B's panel, the row terms -ob * sum_k a
   // with A's (the header).
+  // bf16: an odd kc is padded with -0 in A and +0 in B, a -0 product, which adds nothing.
+  const int64_t b_side = bf16 ? 0 : -oa, a_side = bf16 ? 0x8000 : -ob;
   lpc->body.push_back(src ? src->pack(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), NR)
                       : c.kernel_packs(1)
-                          ? c.pack_kernel(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), c.var(kcp), NR, Bc, -oa)
+                          ? c.pack_kernel(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), c.var(kcp), NR, Bc, b_side)
                           : c.pack(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), NR, b_k_inner));
   lic->body.push_back(src ? src->pack(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), MR)
                       : c.kernel_packs(0)
-                          ? c.pack_kernel(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), c.var(kcp), MR, Ar, -ob)
+                          ? c.pack_kernel(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), c.var(kcp), MR, Ar, a_side)
                           : c.pack(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), MR, a_k_inner));
   auto ljr = c.loop(jr, c.idx(0), c.var(nc), c.idx(NR));
   auto lir = c.loop(ir, c.idx(0), c.var(mc), c.idx(MR));
@@ -399,6 +432,9 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s, cons
   if (integer) {
     k->detail.push_back(make_load(Ar, DType::I32, {c.var(ir)}));
     k->detail.push_back(make_load(Bc, DType::I32, {c.var(jr)}));
+  } else if (bf16) {  // the ranges of the micro-panels ir / MR and jr / NR
+    k->detail.push_back(make_load(Ar, DType::I32, {c.div(c.var(ir), c.idx(MR))}));
+    k->detail.push_back(make_load(Bc, DType::I32, {c.div(c.var(jr), c.idx(NR))}));
   }
   lir->body.push_back(std::move(k));
   const Stmt* epi = st.epilogue.get();
@@ -461,30 +497,37 @@ std::vector<StmtP> expand_packed(const Isa& isa, Program& P, const Stmt& s, cons
   return out;
 }
 
-Implementation packed(const Isa& isa, bool integer) {
+Implementation packed(const Isa& isa, Form form) {
+  const bool integer = form == Form::Int8;
   Implementation impl;
-  impl.name = (integer ? "contract.packed_i8." : "contract.packed.") + isa.name;
+  impl.name = (integer ? "contract.packed_i8." : form == Form::Bf16 ? "contract.packed_bf16." : "contract.packed.") + isa.name;
   impl.computation = "contract";
   impl.contract =
       integer ? "the exact sum of products modulo 2^32 (integer contracts wrap, so every order gives it); no terms give 0"
-              : "per element one accumulator through the terms in row-major order over the reduce pairs, one fma per term, "
-                "starting at -0 (a legal order: products exact inside the fma, every addition rounded once); no terms give +0";
-  impl.applicable = [isa, integer](const Program& P, const StructuredOp& st) {
-    return packed_applicable(isa, integer, P, st);
-  };
-  impl.expand = [isa](Program& P, const Stmt& s) { return expand_packed(isa, P, s); };
+      : form == Form::Bf16
+          ? "per element one accumulator through the terms with one fma per term, starting at -0, the reduce points in "
+            "pairs (0, 1), (2, 3), ... each taken second first, a last point without a partner last (a legal order: "
+            "products exact inside the fma, every addition rounded once); no terms give +0"
+          : "per element one accumulator through the terms in row-major order over the reduce pairs, one fma per term, "
+            "starting at -0 (a legal order: products exact inside the fma, every addition rounded once); no terms give +0";
+  impl.applicable = [isa, form](const Program& P, const StructuredOp& st) { return packed_applicable(isa, form, P, st); };
+  impl.expand = [isa, form](Program& P, const Stmt& s) { return expand_packed(isa, form, P, s); };
   impl.params = {{"mr", 1, 16, 1, false},      {"nv", 1, isa.name == "portable" ? 16 : 8, 1, false},
                  {"task_m", 0, 1 << 30, 1, true}, {"task_n", 0, 1 << 30, 1, true},
                  {"mc", 1, 1 << 20, 1, true},    {"nc", 1, 1 << 24, 1, true},
                  {"kc", 1, 1 << 16, 1, true}};
   impl.capability = isa.capability;
-  impl.order = integer ? "" : "sequential-fused";
+  impl.order = integer ? "" : form == Form::Bf16 ? "sequential-fused-pairs" : "sequential-fused";
   impl.takes_epilogue = true;
   impl.needs = {"task tiles task_m x task_n, blocks NC x KC x MC (BLIS order jc, pc, ic)",
                 integer ? "A packed as u8 (i8 + 128) into MR-row micro-panels, B as i8 (u8 - 128) into NR-column "
                           "micro-panels, k in groups of four, zero-padded"
-                        : "A packed into MR-row micro-panels, B into NR-column micro-panels, k-major, zero-padded",
+                : form == Form::Bf16
+                    ? "A and B packed as bf16 into MR-row / NR-column micro-panels, k in pairs, with each "
+                      "micro-panel's exponent range"
+                    : "A packed into MR-row micro-panels, B into NR-column micro-panels, k-major, zero-padded",
                 integer ? "two panels and two i32 term vectors per task, owned by the task"
+                : form == Form::Bf16 ? "two panels and two i32 range vectors per task, owned by the task"
                         : "two panels per task (MC x KC and KC x NC elements of the accumulator dtype), owned by the task",
                 "the result buffer, MR x NR blocks written by the micro-kernel; a pointwise epilogue applied to "
                 "each MR x NR block after its last KC block"};
@@ -494,13 +537,14 @@ Implementation packed(const Isa& isa, bool integer) {
 }  // namespace
 
 std::vector<StmtP> expand_packed_nest(const PackedIsa& isa, Program& P, const Stmt& s, const PackedSource& src) {
-  return expand_packed(Isa{isa.name, isa.capability, isa.registers}, P, s, &src);
+  return expand_packed(Isa{isa.name, isa.capability, isa.registers}, Form::Float, P, s, &src);
 }
 
 std::vector<Implementation> packed_contract_implementations() {
-  return {packed({"avx512", "avx512f", 32}, false), packed({"avx2", "avx2", 16}, false),
-          packed({"portable", "", 0}, false), packed({"avx512", "avx512_vnni", 32}, true),
-          packed({"portable", "", 0}, true)};
+  return {packed({"avx512", "avx512f", 32}, Form::Float),     packed({"avx2", "avx2", 16}, Form::Float),
+          packed({"portable", "", 0}, Form::Float),             packed({"avx512", "avx512_vnni", 32}, Form::Int8),
+          packed({"portable", "", 0}, Form::Int8),              packed({"avx512", "avx512f", 32}, Form::Bf16),
+          packed({"portable", "", 0}, Form::Bf16)};
 }
 
 }  // namespace kir::cpu

@@ -385,6 +385,119 @@ std::vector<StmtP> expand_reduce_lanes(Program& P, const Stmt& s) {
   return out;
 }
 
+// scan.blocks: a one-component scan of a single line in blocks of C points along the scan order
+// (the declared blocks order, interpreter.h Options::scan_blocks_at). Three phases: the blocks'
+// totals, as tasks (each block folded from the identity); the prefix P_b before each block,
+// serially; the blocks again, as tasks, each scanned from the identity with every value stored
+// as combine(P_b, local) (in the scan's operand order) — block 0 as it is, an exclusive block's
+// first element P_b itself. The source is read twice and the result only written, so nothing
+// reads back what a task stored.
+std::vector<StmtP> expand_scan_blocks(Program& P, const Stmt& s) {
+  const StructuredOp& st = *s.structured;
+  const int64_t C = param(st, "block");
+  if (C == 0) return expand_scan(P, s);  // one block: the canonical fold
+  bool inclusive = flag(st, "inclusive", true);
+  const bool reverse = flag(st, "reverse", false);
+  if (mutant_active(MutantId::ScanInclusiveFlipped)) inclusive = !inclusive;
+  const BufId src = st.operands[0], res = st.results[0];
+  const DType d = P.buf(res).dtype;
+  const ExprP n = P.buf(src).shape.at(0);
+  const ExprP nblk = make_select(make_compare("eq", n, make_index(0)), make_index(0),
+                                 make_binary("floordiv", index_add(n, make_index(C - 1)), make_index(C)));
+  auto scratch = [&](const std::string& name) {
+    Buffer b;
+    b.name = P.buf(res).name + name;
+    b.kind = BufKind::Scratch;
+    b.dtype = d;
+    b.shape = {make_select(make_compare("eq", n, make_index(0)), make_index(1), nblk)};
+    return P.add_buffer(std::move(b));
+  };
+  const BufId totals = scratch("_totals"), prefix = scratch("_prefix");
+  // before . after in the scan order (combine(before, after) forward, swapped in reverse).
+  auto join = [&](ExprP before, ExprP after) {
+    if (reverse) std::swap(before, after);
+    return substitute(st.combine[0], {{st.combine_lhs[0], std::move(before)}, {st.combine_rhs[0], std::move(after)}});
+  };
+  auto store = [&](std::vector<StmtP>& into, BufId b, ExprP at, ExprP value) {
+    auto w = make_stmt(StmtKind::Store, s.op_id);
+    w->buf = b;
+    w->index = {std::move(at)};
+    w->value = std::move(value);
+    into.push_back(std::move(w));
+  };
+  auto when = [&](std::vector<StmtP>& into, ExprP cond, const std::function<void(std::vector<StmtP>&)>& then,
+                  const std::function<void(std::vector<StmtP>&)>& orelse) {
+    auto i = make_stmt(StmtKind::If, s.op_id);
+    i->value = std::move(cond);
+    then(i->body);
+    orelse(i->orelse);
+    into.push_back(std::move(i));
+  };
+  // Tasks over the blocks; `body` gets the block, its first point in scan order, its points'
+  // loop body (with the point's position) and the accumulator folded from the identity.
+  auto blocks = [&](const std::function<void(std::vector<StmtP>&, ExprP blk, ExprP lo, ExprP sv, ExprP p, VarId acc, bool before)>& at_point,
+                    const std::function<void(std::vector<StmtP>&, ExprP blk, VarId acc)>& after) {
+    auto tasks = make_stmt(StmtKind::Tasks);
+    tasks->var = P.add_var("blk", DType::Index, VarRole::Task);
+    tasks->lo = make_index(0);
+    tasks->hi = nblk;
+    tasks->step = make_index(1);
+    tasks->unique_writes = true;
+    const ExprP blk = make_var(tasks->var, DType::Index);
+    VarId lo = let_var(P, tasks->body, "lo", index_mul(blk, make_index(C)));
+    VarId hi = let_var(P, tasks->body, "hi", index_min(n, index_add(make_var(lo, DType::Index), make_index(C))));
+    auto acc = init_accumulators(P, tasks->body, st, s.op_id);
+    VarId sv;
+    auto loop = counted_loop(P, "s", make_var(lo, DType::Index), make_var(hi, DType::Index), 1, &sv);
+    const ExprP svx = make_var(sv, DType::Index);
+    const ExprP p = reverse ? index_sub(index_sub(n, make_index(1)), svx) : svx;
+    at_point(loop->body, blk, make_var(lo, DType::Index), svx, p, acc[0], true);
+    combine_into(P, loop->body, st, acc, {make_load(src, d, {p})}, reverse, s.op_id);
+    at_point(loop->body, blk, make_var(lo, DType::Index), svx, p, acc[0], false);
+    tasks->body.push_back(std::move(loop));
+    after(tasks->body, blk, acc[0]);
+    return tasks;
+  };
+  const auto none = [](std::vector<StmtP>&, ExprP, ExprP, ExprP, ExprP, VarId, bool) {};
+  std::vector<StmtP> out;
+  // 1. Each block's total.
+  out.push_back(blocks(none, [&](std::vector<StmtP>& into, ExprP blk, VarId acc) { store(into, totals, blk, make_var(acc, d)); }));
+  // 2. P_b = the totals of blocks 0 .. b - 1 folded left to right (b >= 1).
+  VarId b;
+  auto pre = counted_loop(P, "blk", make_index(1), nblk, 1, &b);
+  const ExprP bx = make_var(b, DType::Index);
+  when(pre->body, make_compare("eq", bx, make_index(1)),
+       [&](std::vector<StmtP>& t) { store(t, prefix, bx, make_load(totals, d, {make_index(0)})); },
+       [&](std::vector<StmtP>& e) {
+         store(e, prefix, bx, join(make_load(prefix, d, {index_sub(bx, make_index(1))}), make_load(totals, d, {index_sub(bx, make_index(1))})));
+       });
+  out.push_back(std::move(pre));
+  // 3. The blocks again, each value combined with its block's prefix.
+  out.push_back(blocks(
+      [&](std::vector<StmtP>& into, ExprP blk, ExprP lo, ExprP sv, ExprP p, VarId acc, bool before) {
+        if (before == inclusive) return;  // exclusive stores before the point, inclusive after
+        const ExprP local = make_var(acc, d);
+        when(into, make_compare("eq", blk, make_index(0)), [&](std::vector<StmtP>& t) { store(t, res, p, local); },
+             [&](std::vector<StmtP>& e) {
+               const ExprP pb = make_load(prefix, d, {blk});
+               if (inclusive) return store(e, res, p, join(pb, local));
+               when(e, make_compare("eq", sv, lo), [&](std::vector<StmtP>& t) { store(t, res, p, pb); },
+                    [&](std::vector<StmtP>& f) { store(f, res, p, join(pb, local)); });
+             });
+      },
+      [](std::vector<StmtP>&, ExprP, VarId) {}));
+  return out;
+}
+
+// The typed kind scan.blocks realizes: a scan of one component over a single line (a rank-1
+// source of the result's dtype); scan.fold takes every other scan (several lines already run
+// as tasks over the lines).
+bool block_scannable(const Program& P, const StructuredOp& st) {
+  return st.kind == "scan" && st.results.size() == 1 && st.operands.size() == 1 && st.combine.size() == 1 &&
+         st.init.size() == 1 && P.buf(st.operands[0]).shape.size() == 1 &&
+         P.buf(st.operands[0]).dtype == P.buf(st.results[0]).dtype;
+}
+
 }  // namespace
 
 bool lane_foldable(const Program& P, const StructuredOp& st) {
@@ -417,8 +530,24 @@ std::vector<Implementation> fold_implementations() {
        expand_reduce_lanes, {{"lanes", 1, 256, 1}, {"block", 0, int64_t{1} << 40, 1}}, "", "lanes",
        {"none", "the source as it is", "L lane accumulators per task (a stack array)", "the result buffer"}},
       {"scan.fold", "scan", "canonical fold along the axis, inclusive/exclusive, forward/reverse (bitwise canonical)",
-       components_applicable, expand_scan, {}, "", "",
+       [](const Program& P, const StructuredOp& st) {
+         if (auto why = components_applicable(P, st); !why.empty()) return why;
+         if (block_scannable(P, st)) return std::string("a one-component scan of one line (its implementation is scan.blocks)");
+         return std::string();
+       },
+       expand_scan, {}, "", "",
        {"none", "the source as it is", "one carry per line", "the result buffer, prefix by prefix"}},
+      {"scan.blocks", "scan",
+       "blocks order: along the scan order, blocks of C points (one block when C = 0) each scanned from the identity; "
+       "the earlier blocks' totals folded left to right into P_b, and every value of block b > 0 combined with P_b "
+       "(an exclusive block's first value is P_b); C = 0 or C >= n is the canonical fold",
+       [](const Program& P, const StructuredOp& st) {
+         if (!block_scannable(P, st)) return std::string("not a one-component scan of one line");
+         return std::string();
+       },
+       expand_scan_blocks, {{"block", 0, int64_t{1} << 40, 1}}, "", "blocks",
+       {"none", "the source as it is, read twice", "the blocks' totals and prefixes (two scratch vectors)",
+        "the result buffer, each element written once"}},
   };
 }
 

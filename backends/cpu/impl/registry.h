@@ -102,5 +102,8 @@ std::string matmul_form(const Program& P, const StructuredOp& st);
 // The integer kind the packed implementations realize: i8/u8 operands into an i32 accumulator,
 // the same shape rules (contract.packed_i8.*).
 std::string int8_matmul_form(const Program& P, const StructuredOp& st);
+// bf16 x bf16 into f32 with one reduce pair, the same shape rules (contract.packed_bf16.*);
+// matmul_form excludes it.
+std::string bf16_matmul_form(const Program& P, const StructuredOp& st);
 
 }  // namespace kir::cpu

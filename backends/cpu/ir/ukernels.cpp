@@ -12,22 +12,24 @@ int GemmUKernel::lanes() const {
 }
 
 std::string GemmUKernel::name() const {
-  return "gemm." + std::string(integer() ? "u8i8" : kir::name(dtype)) + "." + isa + "." + std::to_string(mr) + "x" + std::to_string(nv);
+  const std::string form = integer() ? "u8i8" : bf16 ? "bf16" : std::string(kir::name(dtype));
+  return "gemm." + form + "." + isa + "." + std::to_string(mr) + "x" + std::to_string(nv);
 }
 
 std::string GemmUKernel::capability() const {
-  if (isa == "avx512") return integer() ? "avx512_vnni" : "avx512f";
+  if (isa == "avx512") return integer() ? "avx512_vnni" : "avx512f";  // bf16: vdpbf16ps only where the target has it
   if (isa == "avx2") return "avx2";
   return "";
 }
 
 std::optional<GemmUKernel> parse_gemm_ukernel(const std::string& op) {
-  static const std::regex re(R"(gemm\.(f32|f64|u8i8)\.(avx512|avx2|portable)\.([0-9]+)x([0-9]+))");
+  static const std::regex re(R"(gemm\.(f32|f64|u8i8|bf16)\.(avx512|avx2|portable)\.([0-9]+)x([0-9]+))");
   std::smatch m;
   if (!std::regex_match(op, m, re)) return std::nullopt;
   GemmUKernel g;
-  g.dtype = m[1] == "f32" ? DType::F32 : m[1] == "f64" ? DType::F64 : DType::I32;
-  if (g.integer() && m[2] == "avx2") return std::nullopt;
+  g.dtype = m[1] == "f64" ? DType::F64 : m[1] == "u8i8" ? DType::I32 : DType::F32;
+  g.bf16 = m[1] == "bf16";
+  if (g.side_args() && m[2] == "avx2") return std::nullopt;
   g.isa = m[2];
   g.mr = std::stoi(m[3]);
   g.nv = std::stoi(m[4]);
@@ -54,6 +56,7 @@ bool packable(DType src, DType panel) {
     case DType::F64: return src == DType::F64 || src == DType::F32;
     case DType::U8:
     case DType::I8: return src == DType::U8 || src == DType::I8;
+    case DType::BF16: return src == DType::BF16;
     default: return false;
   }
 }
@@ -86,7 +89,7 @@ std::string check_pack_call(const Program& p, const Stmt& s, const PackUKernel& 
   const Buffer& panel = p.buf(s.buf);
   if (panel.kind != BufKind::Scratch || panel.dtype != k.panel || panel.shape.size() != 1 || s.index.size() != 1)
     return "Kernel " + s.op + " writes " + panel.name + ", not a rank-1 " + std::string(name(k.panel)) + " scratch panel";
-  const size_t args = k.integer() ? 8 : 6;
+  const size_t args = k.side_args() ? 8 : 6;
   if (s.detail.size() != args)
     return "Kernel " + s.op + " takes " + std::to_string(args) + " detail arguments, not " + std::to_string(s.detail.size());
   const Expr& src = *s.detail[0];
@@ -95,8 +98,9 @@ std::string check_pack_call(const Program& p, const Stmt& s, const PackUKernel& 
   if (!axes_of(p, src, s, 1)) return "Kernel " + s.op + " needs two distinct constant axes of its source";
   for (size_t i = 3; i < 6; ++i)
     if (!is_integer(s.detail[i]->dtype)) return "Kernel " + s.op + " n/kc/kcp is not an integer";
-  if (k.integer() && (!scratch_element(p, *s.detail[6], DType::I32) || s.detail[7]->dtype != DType::I32))
-    return "Kernel " + s.op + " terms are not an i32 scratch element and an i32 factor";
+  if (k.side_args() && (!scratch_element(p, *s.detail[6], DType::I32) || s.detail[7]->dtype != DType::I32))
+    return "Kernel " + s.op + (k.bf16() ? " ranges and pad are not an i32 scratch element and an i32"
+                                        : " terms are not an i32 scratch element and an i32 factor");
   return "";
 }
 
@@ -130,7 +134,7 @@ std::string check_kernel_call(const Program& p, const Stmt& s) {
   if (c.dtype != g->dtype) return "Kernel " + s.op + " writes " + std::string(name(c.dtype)) + " buffer " + c.name;
   if (c.shape.size() < 2 || s.index.size() != c.shape.size())
     return "Kernel " + s.op + " needs a C of rank 2 or more and one index per axis";
-  const size_t args = g->integer() ? 8 : 6;
+  const size_t args = g->side_args() ? 8 : 6;
   if (s.detail.size() != args)
     return "Kernel " + s.op + " takes " + std::to_string(args) + " detail arguments, not " + std::to_string(s.detail.size());
   struct Arg {
@@ -140,6 +144,7 @@ std::string check_kernel_call(const Program& p, const Stmt& s) {
   };
   std::vector<Arg> panels = {{0, g->a_panel(), "A"}, {1, g->b_panel(), "B"}};
   if (g->integer()) panels.insert(panels.end(), {{6, DType::I32, "row terms"}, {7, DType::I32, "column terms"}});
+  if (g->bf16) panels.insert(panels.end(), {{6, DType::I32, "A range"}, {7, DType::I32, "B range"}});
   for (const Arg& a : panels)
     if (!scratch_element(p, *s.detail[a.at], a.dtype))
       return std::string("Kernel ") + s.op + " argument " + a.what + " is not an element of a " +

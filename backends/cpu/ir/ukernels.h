@@ -26,6 +26,19 @@
 //       C[i0 + i, j0 + j] = (first ? 0 : C[i0 + i, j0 + j]) + sum_k A(i, k) * B(k, j) + row[i] + col[j]
 //     Integer sums wrap, so any order of the terms gives this value.
 //
+//   gemm.bf16.<isa>.<MR>x<NV>        isa: avx512 (16 f32 lanes), portable (1)
+//     buf[i0, j0] = the C block of f32; detail = (A panel: bf16, B panel: bf16, kc, mr, nr, first,
+//     A range: an i32 scratch element (the A micro-panel's, see pack below), B range likewise).
+//     The panels hold k in pairs: A[((k / 2) * MR + i) * 2 + k % 2], B[((k / 2) * NR + j) * 2 +
+//     k % 2]; an odd kc is padded with -0 in A and +0 in B (a -0 product, which adds nothing).
+//     For every i < mr, j < nr: acc = first ? -0 : C[i0 + i, j0 + j]; for each pair q:
+//       acc = fma(A(i, 2q + 1), B(2q + 1, j), acc); acc = fma(A(i, 2q), B(2q, j), acc)
+//     (the order sequential-fused-pairs). Where the target has AVX512-BF16, the avx512 kernel
+//     uses vdpbf16ps, which computes exactly this while no input, product or partial sum is
+//     subnormal and no product overflows (it flushes subnormals to zero); it does so only when
+//     the two ranges and C prove it (each product a multiple of 2^-126 below 2^127, C zero or a
+//     multiple of 2^-126), and otherwise takes the same order in f32 fmas.
+//
 //   gemv.<f32|f64>.<isa>                at most 4 rows of C, any number of columns
 //     buf[i0, j0] = the C block; detail = (A: a Load of its element [i0, k = 0], A's row axis and
 //     k axis (index constants), B: a Load of its element [k = 0, j0], B's k axis and column axis,
@@ -33,7 +46,7 @@
 //     B(q, j0 + j), acc); C[i0 + i, j0 + j] = acc — the gemm order, with A and B read in place.
 //
 //   pack.<src>.<panel>.w<W>          a packing kernel (BLIS's packm): W = MR or NR, G = 4 for
-//     u8/i8 panels (the k groups above), else 1. buf[0] = the panel (rank-1 scratch of <panel>);
+//     u8/i8 panels (the k groups above), 2 for bf16 panels (the pairs above), else 1. buf[0] = the panel (rank-1 scratch of <panel>);
 //     detail = (source: a Load of the block's first element, its free axis and its k axis
 //     (index constants), n, kc, kcp[, terms: an i32 scratch element, factor: i32]). Writes
 //     panel[p * kcp * W + ((k / G) * W + w) * G + k % G] for p < ceil(n / W), k < kcp, w < W:
@@ -41,6 +54,11 @@
 //     is exact (the same dtype; f32 -> f64; f16/bf16 -> f32; i8 -> u8 adds 128, u8 -> i8
 //     subtracts 128). With terms: terms[f] = factor * sum_{k < kc} source[f0 + f, k0 + k]
 //     for f < n, modulo 2^32. Reads exactly the n x kc block of the source.
+//     pack.bf16.bf16.w<W>: detail = (source, its free axis and k axis, n, kc, kcp, ranges: an i32
+//     scratch element, pad: i32, the bits of the value padding k from kc to kcp). Copies the bits;
+//     ranges[p] of micro-panel p is -1 when it holds a subnormal, an Inf or a NaN, else
+//     (hi << 8) | lo, lo and hi the smallest and largest biased exponent of its nonzero
+//     elements (255 and 0 when it has none).
 #pragma once
 #include <optional>
 #include <string>
@@ -53,13 +71,16 @@ struct GemmUKernel {
   DType dtype = DType::F32;  // C's element type: f32 or f64 (also the panels'), or i32 (u8 x i8 panels)
   std::string isa;           // avx512 | avx2 | portable
   int mr = 0, nv = 0;        // micro-tile rows and vectors per row
+  bool bf16 = false;         // f32 C over bf16 pair panels (gemm.bf16)
   int lanes() const;         // elements per vector
   int nr() const { return nv * lanes(); }
-  std::string name() const;  // "gemm.f32.avx512.6x4", "gemm.u8i8.avx512.12x2"
+  std::string name() const;  // "gemm.f32.avx512.6x4", "gemm.u8i8.avx512.12x2", "gemm.bf16.avx512.12x2"
   bool integer() const { return dtype == DType::I32; }
-  DType a_panel() const { return integer() ? DType::U8 : dtype; }
-  DType b_panel() const { return integer() ? DType::I8 : dtype; }
-  int group() const { return integer() ? 4 : 1; }  // k per packed group
+  DType a_panel() const { return integer() ? DType::U8 : bf16 ? DType::BF16 : dtype; }
+  DType b_panel() const { return integer() ? DType::I8 : bf16 ? DType::BF16 : dtype; }
+  int group() const { return integer() ? 4 : bf16 ? 2 : 1; }  // k per packed group
+  // Whether the kernel takes two i32 side arguments (integer: row/column terms; bf16: ranges).
+  bool side_args() const { return integer() || bf16; }
   std::string capability() const;  // the capability the ISA needs ("" for portable)
 };
 
@@ -77,7 +98,10 @@ struct PackUKernel {
   DType src = DType::F32, panel = DType::F32;
   int w = 1;
   bool integer() const { return panel == DType::U8 || panel == DType::I8; }
-  int group() const { return integer() ? 4 : 1; }
+  bool bf16() const { return panel == DType::BF16; }
+  int group() const { return integer() ? 4 : bf16() ? 2 : 1; }
+  // Whether it takes the two side arguments (integer: terms and factor; bf16: ranges and pad).
+  bool side_args() const { return integer() || bf16(); }
   std::string name() const;  // "pack.i8.u8.w12"
 };
 // Whether a packing kernel converts `src` into `panel` (the pairs listed in the catalog).

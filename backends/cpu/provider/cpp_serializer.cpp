@@ -358,6 +358,13 @@ class Writer {
       const std::string S = cpp_type(k->src), T = cpp_type(k->panel);
       // The exact conversion into the panel's form (the catalog's convert).
       std::string convert = "x";
+      if (k->bf16()) {
+        line() << "kir_uk::pack_bf16<" << k->w << ">(&" << buf(s.buf) << "[" << offset(s.buf, s.index) << "], "
+               << addr(src) << ", " << stride(src, 1) << ", " << stride(src, 2) << ", " << expr(*s.detail[3]) << ", "
+               << expr(*s.detail[4]) << ", " << expr(*s.detail[5]) << ", " << addr(*s.detail[6]) << ", "
+               << expr(*s.detail[7]) << ");\n";
+        return;
+      }
       if (k->integer() && k->src != k->panel) convert = T + "(uint8_t(x) ^ 0x80u)";
       else if (k->src != k->panel) convert = "kir_rt::cast_" + dt(k->src) + "_" + dt(k->panel) + "(x)";
       line() << "kir_uk::pack<" << k->w << ", " << k->group() << ">(&" << buf(s.buf) << "[" << offset(s.buf, s.index)
@@ -381,11 +388,12 @@ class Writer {
     if (!g) throw std::runtime_error("internal: unknown micro-kernel `" + s.op + "`");
     const std::string C = buf(s.buf);
     const std::string tmpl = g->integer() ? "kir_uk::igemm_" + g->isa + "<"
+                             : g->bf16    ? "kir_uk::bgemm_" + g->isa + "<"
                                           : "kir_uk::gemm_" + g->isa + "<" + cpp_type(g->dtype) + ", ";
     line() << tmpl << g->mr << ", " << g->nv << ">(&" << C << "[" << offset(s.buf, s.index) << "], " << block_strides(s.buf)
            << ", " << addr(*s.detail[0]) << ", " << addr(*s.detail[1]) << ", " << expr(*s.detail[2]) << ", "
            << expr(*s.detail[3]) << ", " << expr(*s.detail[4]) << ", " << expr(*s.detail[5]);
-    if (g->integer()) out << ", " << addr(*s.detail[6]) << ", " << addr(*s.detail[7]);
+    if (g->side_args()) out << ", " << addr(*s.detail[6]) << ", " << addr(*s.detail[7]);
     out << ");\n";
   }
 
