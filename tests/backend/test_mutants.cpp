@@ -118,6 +118,13 @@ fn @plus(%a: f32, %b: f32) -> f32 {
 )" + pointwise_1d("f32", R"(  %zf = const() {value = 0.0} : f32
   %r = scan(%v, %zf) {axis = 0, combine = @plus, inclusive = true, reverse = false} : f32[M])");
   std::vector<double> ones(256, 1.0);
+  // The built-in rows with one block per line (block 0), so that scan.blocks scans the line in
+  // one carried loop, the canonical fold.
+  std::string rows(cpu::default_config_rows_text());
+  for (const std::string b : {"block: 65536", "block: 1024"})
+    for (size_t p = 0; (p = rows.find(b, p)) != std::string::npos;) rows.replace(p, b.size(), "block: 0");
+  REQUIRE(rows.find("block: 0}") != std::string::npos);
+  btest::WithRows fold_rows(rows);
   killed_by_oracle(text, {{"x", btest::view(DType::F32, {256}, ones)}, {"y", btest::view(DType::F32, {256})}},
                    "task_partition_carried");
 }
