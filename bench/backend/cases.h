@@ -67,6 +67,7 @@ struct Bench {
   void bf16_contract(int64_t S);
   void int8_contract(int64_t S);
   void mx_contract(int64_t S);
+  void sparse_contract(int64_t S);
   void fused_gelu(int64_t S);
   // cases_memory.cpp
   void rows_case(bool softmax, int64_t M, int64_t N);

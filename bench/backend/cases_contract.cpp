@@ -364,4 +364,63 @@ void Bench::mx_contract(int64_t S) {
   }
 }
 
+// 2:4 sparse f32, S x S (dense K = S, S / 2 kept per row) times S x S: sparse_contract.packed
+// against sparse_contract.sequential (a batch of one, not the packed kind) and the dense f32
+// packed contract of the same size (the decompressed A, zeros at the dropped positions).
+void Bench::sparse_contract(int64_t S) {
+  const std::string name = fmt("2:4 sparse f32 contract %lld^3", static_cast<long long>(S));
+  if (!want(name)) return;
+  std::fprintf(stderr, "%s\n", name.c_str());
+  const int64_t C = S / 2;
+  const size_t n = static_cast<size_t>(S * S), nc = static_cast<size_t>(S * C);
+  Buffer<float> v(nc), b(n), dense(n), ck(n), cs(n), cf(n);
+  Buffer<uint8_t> meta(nc);
+  uint64_t seed = 61;
+  static const int pairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+  for (size_t i = 0; i < n; ++i) dense[i] = 0.0f;
+  for (int64_t i = 0; i < S; ++i)
+    for (int64_t q = 0; q < S / 4; ++q) {
+      const auto& p = pairs[mix(seed) % 6];
+      for (int t = 0; t < 2; ++t) {
+        const size_t at = static_cast<size_t>(i * C + q * 2 + t);
+        v[at] = static_cast<float>(static_cast<int64_t>(mix(seed) % 2001) - 1000) / 256.0f;
+        meta[at] = static_cast<uint8_t>(p[t]);
+        dense[static_cast<size_t>(i * S + q * 4 + p[t])] = v[at];
+      }
+    }
+  for (size_t i = 0; i < n; ++i) b[i] = static_cast<float>(static_cast<int64_t>(mix(seed) % 2001) - 1000) / 256.0f;
+  pause_ms(300);
+  const std::map<std::string, kir_side::View> sp = {{"v", {v.data(), {S, C}}}, {"meta", {meta.data(), {S, C}}},
+                                                    {"b", {b.data(), {S, S}}}};
+  const std::map<std::string, int64_t> ext = {{"M", S}, {"C", C}, {"N", S}};
+  for (int t : thread_counts(opt)) {
+    auto views = sp;
+    views["c"] = {ck.data(), {S, S}};
+    KirRun kr = measure_kir(ks, "gemm_sparse24", views, ext, t, opt.reps);
+    pause_ms(50);
+    views["c"] = {cs.data(), {S, S}};
+    KirRun seq = measure_kir(ks, "gemm_sparse24_seq", views, ext, t, opt.reps);
+    pause_ms(50);
+    KirRun f32 = measure_kir(ks, "gemm_f32", {{"a", {dense.data(), {S, S}}}, {"b", {b.data(), {S, S}}}, {"c", {cf.data(), {S, S}}}},
+                             {{"M", S}, {"K", S}, {"N", S}}, t, opt.reps);
+    Row r;
+    r.name = name;
+    r.threads = t;
+    set_kir(r, kr);
+    set_anchor(r, "kir sparse_contract.sequential", AnchorRun{seq.t, seq.note});
+    if (!seq.ok()) r.anchor_s = kNaN;
+    r.work = static_cast<double>(S) * static_cast<double>(S) * static_cast<double>(S);  // 2 flops per kept term
+    r.unit = "GFLOP/s (kept)";
+    r.goal = Goal::Info;
+    if (kr.ok() && seq.ok()) r.check = "sequential rounds each product: not compared bitwise";
+    add(r);
+    Row rf = r;
+    set_anchor(rf, "kir f32 packed contract (dense, zeros kept)", AnchorRun{f32.t, f32.note});
+    if (!f32.ok()) rf.anchor_s = kNaN;
+    rf.check.clear();
+    rf.check_failed = false;
+    add(rf);
+  }
+}
+
 }  // namespace kbench

@@ -1,5 +1,5 @@
 // The kir side of kir_bench_backend (kir_cases.h): the benchmark kernels as canonical KIR text
-// (contract in f32/bf16/i8 and MX e4m3, fused contract+bias+erf-GELU, row softmax and layer norm, a pointwise
+// (contract in f32/bf16/i8, MX e4m3 and 2:4 sparse f32, fused contract+bias+erf-GELU, row softmax and layer norm, a pointwise
 // chain, a sum, exp/tanh/erf and a copy for dispatch overhead), compiled through the backend's
 // public API, and called the way NativeKernel::call does, but with a kir_env whose pool is a
 // WorkerPool of the requested size, so one process measures 1 and 2 threads.
@@ -200,6 +200,70 @@ kernel @gemm_mx_e4m3_seq(%a: In<u8[M, G, 32]>, %as: In<e8m0[M, G]>, %b: In<u8[G,
   %cn = broadcast(%in) {dims = [1]} : index[M, N]
   %crel = relation(%cm, %cn) : relation<2 -> [M, N]>
   view.store(%c, %crel, %out)
+}
+
+// 2:4 sparse f32 (sparse_contract.packed), and the same op with a batch of one, which is not the
+// packed kind (sparse_contract.sequential, the comparison).
+kernel @gemm_sparse24(%v: In<f32[M, C]>, %meta: In<u8[M, C]>, %b: In<f32[2*C, N]>, %c: Out<f32[M, N]>) {
+  %zero = const() {value = 0} : index
+  %two = const() {value = 2} : index
+  %m = dim(%v) {axis = 0} : index
+  %kc = dim(%v) {axis = 1} : index
+  %kd = mul(%kc, %two) : index
+  %n = dim(%b) {axis = 1} : index
+  %dm = domain(%zero, %m) : domain<M>
+  %dc = domain(%zero, %kc) : domain<C>
+  %dd = domain(%zero, %kd) : domain<2*C>
+  %dn = domain(%zero, %n) : domain<N>
+  %im = indices(%dm) : index[M]
+  %ic = indices(%dc) : index[C]
+  %id = indices(%dd) : index[2*C]
+  %in = indices(%dn) : index[N]
+  %am = broadcast(%im) {dims = [0]} : index[M, C]
+  %ac = broadcast(%ic) {dims = [1]} : index[M, C]
+  %arel = relation(%am, %ac) : relation<2 -> [M, C]>
+  %vals = view.load(%v, %arel) : f32[M, C]
+  %mv = view.load(%meta, %arel) : u8[M, C]
+  %bk = broadcast(%id) {dims = [0]} : index[2*C, N]
+  %bn = broadcast(%in) {dims = [1]} : index[2*C, N]
+  %brel = relation(%bk, %bn) : relation<2 -> [2*C, N]>
+  %bv = view.load(%b, %brel) : f32[2*C, N]
+  %acc = sparse_contract(%vals, %mv, %bv) {batch = [], format = two_of_four, reduce = [[1, 0]]} : f32[M, N]
+  %cm = broadcast(%im) {dims = [0]} : index[M, N]
+  %cn = broadcast(%in) {dims = [1]} : index[M, N]
+  %crel = relation(%cm, %cn) : relation<2 -> [M, N]>
+  view.store(%c, %crel, %acc)
+}
+
+kernel @gemm_sparse24_seq(%v: In<f32[M, C]>, %meta: In<u8[M, C]>, %b: In<f32[2*C, N]>, %c: Out<f32[M, N]>) {
+  %zero = const() {value = 0} : index
+  %two = const() {value = 2} : index
+  %m = dim(%v) {axis = 0} : index
+  %kc = dim(%v) {axis = 1} : index
+  %kd = mul(%kc, %two) : index
+  %n = dim(%b) {axis = 1} : index
+  %dm = domain(%zero, %m) : domain<M>
+  %dc = domain(%zero, %kc) : domain<C>
+  %dd = domain(%zero, %kd) : domain<2*C>
+  %dn = domain(%zero, %n) : domain<N>
+  %im = indices(%dm) : index[M]
+  %ic = indices(%dc) : index[C]
+  %id = indices(%dd) : index[2*C]
+  %in = indices(%dn) : index[N]
+  %am = broadcast(%im) {dims = [1]} : index[1, M, C]
+  %ac = broadcast(%ic) {dims = [2]} : index[1, M, C]
+  %arel = relation(%am, %ac) : relation<2 -> [1, M, C]>
+  %vals = view.load(%v, %arel) : f32[1, M, C]
+  %mv = view.load(%meta, %arel) : u8[1, M, C]
+  %bk = broadcast(%id) {dims = [1]} : index[1, 2*C, N]
+  %bn = broadcast(%in) {dims = [2]} : index[1, 2*C, N]
+  %brel = relation(%bk, %bn) : relation<2 -> [1, 2*C, N]>
+  %bv = view.load(%b, %brel) : f32[1, 2*C, N]
+  %acc = sparse_contract(%vals, %mv, %bv) {batch = [[0, 0]], format = two_of_four, reduce = [[2, 1]]} : f32[1, M, N]
+  %cm = broadcast(%im) {dims = [1]} : index[1, M, N]
+  %cn = broadcast(%in) {dims = [2]} : index[1, M, N]
+  %crel = relation(%cm, %cn) : relation<2 -> [1, M, N]>
+  view.store(%c, %crel, %acc)
 }
 
 kernel @gemm_bias_gelu(%a: In<f32[M, K]>, %b: In<f32[K, N]>, %bias: In<f32[N]>, %c: Out<f32[M, N]>) {

@@ -46,6 +46,10 @@
 // uses the instruction only where the ranges (and C) prove nothing subnormal can arise, the same
 // order in f32 fmas elsewhere (ir/ukernels.h), so the result does not depend on the data's path.
 //
+// A sparse A (2:4 / 1:2, sparse_packed.cpp through contract_packed.h): KC blocks hold whole
+// groups, A's micro-panels hold each row's kept terms of the block with their k, and the
+// gemm_sparse micro-kernel takes one fma per kept term.
+//
 // The micro-kernels are the catalog's (ir/ukernels.h) for the ISA the implementation names.
 #include "backends/cpu/impl/contract_packed.h"
 #include "backends/cpu/impl/registry.h"
@@ -288,6 +292,8 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
   const StructuredOp& st = *s.structured;
   Ctx c{P, s, st, ukernel_of(isa, form, st), pairs_of(st, "reduce"), pairs_of(st, "batch"), {}, 0, 0, {}, nullptr, nullptr, nullptr};
   if (src) c.reduce.clear(), c.batch.clear();  // its operands are not the contract's: M, N, K come with src
+  const bool sparse = src && src->keep > 0;
+  c.uk.sparse = sparse;
   const Buffer& L = P.buf(st.operands[0]);
   const Buffer& R = P.buf(st.operands[1]);
   std::vector<bool> lred(L.shape.size()), rred(R.shape.size());
@@ -318,7 +324,8 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
   const int64_t MR = c.uk.mr, NR = c.uk.nr();
   const int64_t MC = std::max(param(st, "mc") / MR, int64_t{1}) * MR;
   const int64_t NC = std::max(param(st, "nc") / NR, int64_t{1}) * NR;
-  const int64_t KC = param(st, "kc");
+  // A sparse A's KC blocks hold whole groups.
+  const int64_t KC = sparse ? std::max(param(st, "kc") / src->group, int64_t{1}) * src->group : param(st, "kc");
   const int64_t task_m = param(st, "task_m"), task_n = param(st, "task_n");
   const BufId C = st.results[0];
   // Row-major operands whose last axis is the last reduced one are read along k.
@@ -384,8 +391,19 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
   ExprP a_rows = c.min(c.idx(MC), index_sub(c.var(m1), c.var(m0)));
   ExprP b_cols = c.min(c.idx(NC), index_sub(c.var(n1), c.var(n0)));
   const std::string cn = P.buf(C).name;
-  const BufId Ap = panel(cn + "_apanel", c.uk.a_panel(), a_rows, MR, true);
+  const BufId Ap = sparse ? kNone : panel(cn + "_apanel", c.uk.a_panel(), a_rows, MR, true);
   const BufId Bp = panel(cn + "_bpanel", c.uk.b_panel(), b_cols, NR, true);
+  // Sparse: the kept values of A and their k, KC / group * keep terms per row of a micro-panel.
+  auto kept_panel = [&](const std::string& n, DType dt) {
+    Buffer b;
+    b.name = n;
+    b.kind = BufKind::Scratch;
+    b.dtype = dt;
+    b.shape = {index_mul(index_mul(c.ceil_div(a_rows, MR), c.idx(MR)), c.idx(KC / (sparse ? src->group : 1) * (sparse ? src->keep : 1)))};
+    return P.add_buffer(std::move(b));
+  };
+  const BufId Ak = sparse ? kept_panel(cn + "_akpanel", DType::I32) : kNone;
+  const BufId Av = sparse ? kept_panel(cn + "_apanel", c.uk.a_panel()) : Ap;
   const bool bf16 = c.uk.bf16;
   // Integer: one term per row / column; bf16: one exponent range per micro-panel.
   const BufId Ar = integer ? panel(cn + "_rowterms", DType::I32, a_rows, MR, false)
@@ -403,6 +421,8 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
   // The k extent of a micro-panel: kc, rounded up to the group of the integer (4) or bf16 (2) form.
   const int64_t G = c.uk.group();
   VarId kcp = G > 1 ? c.let(lpc->body, "kcp", index_mul(c.ceil_div(c.var(kc), G), c.idx(G))) : kc;
+  // Sparse: the kept terms of a row in this block (kc holds whole groups).
+  VarId kt = sparse ? c.let(lpc->body, "kt", index_mul(c.div(c.var(kc), c.idx(src->group)), c.idx(src->keep))) : kc;
   auto lic = c.loop(ic, c.var(m0), c.var(m1), c.idx(MC));
   VarId mc = c.let(lic->body, "mc", c.min(c.idx(MC), index_sub(c.var(m1), c.var(ic))));
   // Integer form: the column terms -oa * sum_k b come with B's panel, the row terms -ob * sum_k a
@@ -413,7 +433,8 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
                       : c.kernel_packs(1)
                           ? c.pack_kernel(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), c.var(kcp), NR, Bc, b_side)
                           : c.pack(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), NR, b_k_inner));
-  lic->body.push_back(src ? src->pack(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), MR)
+  lic->body.push_back(sparse ? src->pack_kept(Av, Ak, c.var(ic), c.var(mc), c.var(pc), c.var(kc), MR)
+                      : src ? src->pack(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), MR)
                       : c.kernel_packs(0)
                           ? c.pack_kernel(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), c.var(kcp), MR, Ar, a_side)
                           : c.pack(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), MR, a_k_inner));
@@ -423,12 +444,14 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
   k->op = c.uk.name();
   k->buf = C;
   k->index = c.result_at(index_add(c.var(ic), c.var(ir)), index_add(c.var(jc), c.var(jr)));
-  k->detail = {make_load(Ap, c.uk.a_panel(), {index_mul(c.var(ir), c.var(kcp))}),  // ir / MR micro-panels of MR x kcp
+  // ir / MR micro-panels of MR x kcp (sparse: MR x kt kept terms)
+  k->detail = {make_load(Av, c.uk.a_panel(), {index_mul(c.var(ir), c.var(sparse ? kt : kcp))}),
                make_load(Bp, c.uk.b_panel(), {index_mul(c.var(jr), c.var(kcp))}),
-               c.var(kc),
+               c.var(kt),
                c.min(c.idx(MR), index_sub(c.var(mc), c.var(ir))),
                c.min(c.idx(NR), index_sub(c.var(nc), c.var(jr))),
                make_compare("eq", c.var(pc), c.idx(0))};
+  if (sparse) k->detail.push_back(make_load(Ak, DType::I32, {index_mul(c.var(ir), c.var(kt))}));
   if (integer) {
     k->detail.push_back(make_load(Ar, DType::I32, {c.var(ir)}));
     k->detail.push_back(make_load(Bc, DType::I32, {c.var(jr)}));

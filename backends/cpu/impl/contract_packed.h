@@ -25,6 +25,13 @@ struct PackedSource {
   // base.., k pc..) or 1 (B: columns base.., k pc..) in micro-panels of W, k-major:
   // panel[(p * kc + k) * W + w] for p < ceil(n / W), k < kc, w < W, +0 for w beyond n.
   std::function<StmtP(BufId panel, int side, ExprP base, ExprP n, ExprP pc, ExprP kc, int64_t W)> pack;
+  // A sparse A (sparse_packed.cpp: 2:4 / 1:2) when keep > 0: K is dense and every group of `group`
+  // k keeps `keep` terms per row; KC blocks are cut on group boundaries, B is packed by `pack`
+  // (side 1) and A by `pack_kept` into micro-panels of W rows holding kc / group * keep kept terms,
+  // term-major: vals[(p * kt + t) * W + w] and its k within the block ks[(p * kt + t) * W + w]
+  // (0 and 0 beyond n). The micro-kernel is gemm_sparse (ir/ukernels.h).
+  int64_t group = 0, keep = 0;
+  std::function<StmtP(BufId vals, BufId ks, ExprP base, ExprP n, ExprP pc, ExprP kc, int64_t W)> pack_kept;
 };
 // The packed nest of contract.packed.<isa> over `src`: each element one f32 accumulator through
 // k ascending with one fma per term (gemm.f32), starting at -0; K = 0 gives +0. No epilogue.
@@ -36,5 +43,16 @@ std::vector<StmtP> expand_packed_nest(const PackedIsa& isa, Program& P, const St
 // scaled_contract.sequential realizes every other scaled_contract.
 std::string mx_packed_form(const Program& P, const StructuredOp& st);
 std::vector<Implementation> scaled_packed_implementations();  // scaled_contract.packed.<isa>
+
+// The 2:4 / 1:2 sparse_contract kind the packed implementations realize (sparse_packed.cpp):
+// values [M, Kc] and integer metadata [M, Kc] (the compressed lhs, reduce pair [1, 0], no batch),
+// a dense rhs [Kd, N], an f32 or f64 accumulator into which both operands embed exactly and a
+// result [M, N] of the accumulator dtype. "" when `st` is of it, otherwise why not;
+// sparse_contract.sequential takes every other sparse_contract.
+std::string sparse_packed_form(const Program& P, const StructuredOp& st);
+// The shape check and metadata validation of sparse_contract.sequential (format_impls.cpp), the
+// same faults for every implementation.
+std::vector<StmtP> sparse_validation(Program& P, const Stmt& s);
+std::vector<Implementation> sparse_packed_implementations();  // sparse_contract.packed.<isa>
 
 }  // namespace kir::cpu

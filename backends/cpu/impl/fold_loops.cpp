@@ -555,7 +555,8 @@ const std::vector<Implementation>& implementations() {
   static const std::vector<Implementation> all = [] {
     std::vector<Implementation> v;
     for (auto* f : {fold_implementations, contract_implementations, packed_contract_implementations,
-                    format_implementations, scaled_packed_implementations, effect_implementations})
+                    format_implementations, scaled_packed_implementations, sparse_packed_implementations,
+                    effect_implementations})
       for (auto& i : f()) v.push_back(std::move(i));
     return v;
   }();

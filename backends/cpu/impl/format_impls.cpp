@@ -480,18 +480,17 @@ std::string sparse_applicable(const Program& P, const StructuredOp& st) {
   auto red = pairs(st, "reduce");
   if (red.empty()) return "no reduce pairs";
   if (red[0].first < 0 || static_cast<size_t>(red[0].first) >= C.shape.size()) return "reduce pair out of range";
+  if (sparse_packed_form(P, st).empty()) return "a sparse matrix product of the packed kind (sparse_contract.packed.*)";
   return product_rule(C.dtype, P.buf(st.operands[2]).dtype, st.acc);
 }
 
-std::vector<StmtP> expand_sparse(Program& P, const Stmt& s) {
-  const StructuredOp& st = *s.structured;
-  Expansion X(P, s);
-  Emitter& E = X.E;
+// The shape check and the metadata validation every sparse_contract implementation runs first:
+// the same faults (and messages) whichever implementation a row binds.
+void sparse_validate(Program& P, const StructuredOp& st, Emitter& E) {
   int64_t group = 0, keep = 0;
   sparse_format(keyword(st, "format"), group, keep);
   const Buffer &C = P.buf(st.operands[0]), &Mt = P.buf(st.operands[1]), &R = P.buf(st.operands[2]);
-  const DType acc = st.acc;
-  auto reduce = pairs(st, "reduce"), batch = pairs(st, "batch");
+  auto reduce = pairs(st, "reduce");
   const size_t axis = static_cast<size_t>(reduce[0].first), raxis = static_cast<size_t>(reduce[0].second);
   ExprP kc = C.shape[axis];
   ExprP ng = make_binary("floordiv", kc, make_index(keep));  // groups along the sparse axis
@@ -514,6 +513,21 @@ std::vector<StmtP> expand_sparse(Program& P, const Stmt& s) {
       prev = pos;
     }
   });
+}
+
+std::vector<StmtP> expand_sparse(Program& P, const Stmt& s) {
+  const StructuredOp& st = *s.structured;
+  Expansion X(P, s);
+  Emitter& E = X.E;
+  int64_t group = 0, keep = 0;
+  sparse_format(keyword(st, "format"), group, keep);
+  const Buffer &C = P.buf(st.operands[0]), &Mt = P.buf(st.operands[1]), &R = P.buf(st.operands[2]);
+  const DType acc = st.acc;
+  auto reduce = pairs(st, "reduce"), batch = pairs(st, "batch");
+  const size_t axis = static_cast<size_t>(reduce[0].first), raxis = static_cast<size_t>(reduce[0].second);
+  ExprP kc = C.shape[axis];
+  ExprP ng = make_binary("floordiv", kc, make_index(keep));  // groups along the sparse axis
+  sparse_validate(P, st, E);
   // Result axes: the lhs's kept axes, then the rhs's free axes (contract's layout).
   std::vector<int> lrole(C.shape.size(), -1), rrole(R.shape.size(), -1);
   for (auto [l, r] : reduce) {
@@ -605,6 +619,12 @@ std::vector<StmtP> expand_histogram(Program& P, const Stmt& s) {
 }
 
 }  // namespace
+
+std::vector<StmtP> sparse_validation(Program& P, const Stmt& s) {
+  Expansion X(P, s);
+  sparse_validate(P, *s.structured, X.E);
+  return std::move(X.out);
+}
 
 std::vector<Implementation> format_implementations() {
   return {

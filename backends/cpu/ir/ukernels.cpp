@@ -13,7 +13,7 @@ int GemmUKernel::lanes() const {
 
 std::string GemmUKernel::name() const {
   const std::string form = integer() ? "u8i8" : bf16 ? "bf16" : std::string(kir::name(dtype));
-  return "gemm." + form + "." + isa + "." + std::to_string(mr) + "x" + std::to_string(nv);
+  return (sparse ? "gemm_sparse." : "gemm.") + form + "." + isa + "." + std::to_string(mr) + "x" + std::to_string(nv);
 }
 
 std::string GemmUKernel::capability() const {
@@ -24,9 +24,12 @@ std::string GemmUKernel::capability() const {
 
 std::optional<GemmUKernel> parse_gemm_ukernel(const std::string& op) {
   static const std::regex re(R"(gemm\.(f32|f64|u8i8|bf16)\.(avx512|avx2|portable)\.([0-9]+)x([0-9]+))");
+  static const std::regex sre(R"(gemm_sparse\.(f32|f64)\.(avx512|avx2|portable)\.([0-9]+)x([0-9]+))");
   std::smatch m;
-  if (!std::regex_match(op, m, re)) return std::nullopt;
+  const bool sparse = std::regex_match(op, m, sre);
+  if (!sparse && !std::regex_match(op, m, re)) return std::nullopt;
   GemmUKernel g;
+  g.sparse = sparse;
   g.dtype = m[1] == "f64" ? DType::F64 : m[1] == "u8i8" ? DType::I32 : DType::F32;
   g.bf16 = m[1] == "bf16";
   if (g.side_args() && m[2] == "avx2") return std::nullopt;
@@ -134,7 +137,7 @@ std::string check_kernel_call(const Program& p, const Stmt& s) {
   if (c.dtype != g->dtype) return "Kernel " + s.op + " writes " + std::string(name(c.dtype)) + " buffer " + c.name;
   if (c.shape.size() < 2 || s.index.size() != c.shape.size())
     return "Kernel " + s.op + " needs a C of rank 2 or more and one index per axis";
-  const size_t args = g->side_args() ? 8 : 6;
+  const size_t args = g->side_args() ? 8 : g->sparse ? 7 : 6;
   if (s.detail.size() != args)
     return "Kernel " + s.op + " takes " + std::to_string(args) + " detail arguments, not " + std::to_string(s.detail.size());
   struct Arg {
@@ -145,6 +148,7 @@ std::string check_kernel_call(const Program& p, const Stmt& s) {
   std::vector<Arg> panels = {{0, g->a_panel(), "A"}, {1, g->b_panel(), "B"}};
   if (g->integer()) panels.insert(panels.end(), {{6, DType::I32, "row terms"}, {7, DType::I32, "column terms"}});
   if (g->bf16) panels.insert(panels.end(), {{6, DType::I32, "A range"}, {7, DType::I32, "B range"}});
+  if (g->sparse) panels.push_back({6, DType::I32, "A k panel"});
   for (const Arg& a : panels)
     if (!scratch_element(p, *s.detail[a.at], a.dtype))
       return std::string("Kernel ") + s.op + " argument " + a.what + " is not an element of a " +

@@ -18,6 +18,14 @@
 //     The panels are packed k-major: A holds kc columns of MR rows, B kc rows of NR columns,
 //     zero beyond mr / nr. Elements of C outside mr x nr are neither read nor written.
 //
+//   gemm_sparse.<f32|f64>.<isa>.<MR>x<NV>   the gemm tile for a sparse A (2:4 / 1:2 kept terms)
+//     detail = (A values panel, B panel, kt, mr, nr, first, A k panel: an i32 scratch element).
+//     A holds kt kept terms per row, term-major: value A[t * MR + i], its k within the B panel
+//     Ak[t * MR + i] (0 <= Ak < the panel's kc). For every i < mr, j < nr:
+//       acc = first ? -0 : C[i0 + i, j0 + j]
+//       for t in [0, kt): acc = fma(A[t * MR + i], B[Ak[t * MR + i] * NR + j], acc)
+//     Only kept terms enter (a k no term names adds nothing, not even a zero product).
+//
 //   gemm.u8i8.<isa>.<MR>x<NV>        isa: avx512 (16 i32 lanes, needs VNNI), portable (1)
 //     buf[i0, j0] = the C block of i32; detail = (A panel: u8, B panel: i8, kc, mr, nr, first,
 //     row terms: an i32 scratch element, column terms likewise). The panels hold k in groups of
@@ -72,6 +80,7 @@ struct GemmUKernel {
   std::string isa;           // avx512 | avx2 | portable
   int mr = 0, nv = 0;        // micro-tile rows and vectors per row
   bool bf16 = false;         // f32 C over bf16 pair panels (gemm.bf16)
+  bool sparse = false;       // kept-term A panel with its k panel (gemm_sparse)
   int lanes() const;         // elements per vector
   int nr() const { return nv * lanes(); }
   std::string name() const;  // "gemm.f32.avx512.6x4", "gemm.u8i8.avx512.12x2", "gemm.bf16.avx512.12x2"

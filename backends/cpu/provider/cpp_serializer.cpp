@@ -389,11 +389,13 @@ class Writer {
     const std::string C = buf(s.buf);
     const std::string tmpl = g->integer() ? "kir_uk::igemm_" + g->isa + "<"
                              : g->bf16    ? "kir_uk::bgemm_" + g->isa + "<"
+                             : g->sparse  ? "kir_uk::sgemm_" + g->isa + "<" + cpp_type(g->dtype) + ", "
                                           : "kir_uk::gemm_" + g->isa + "<" + cpp_type(g->dtype) + ", ";
     line() << tmpl << g->mr << ", " << g->nv << ">(&" << C << "[" << offset(s.buf, s.index) << "], " << block_strides(s.buf)
            << ", " << addr(*s.detail[0]) << ", " << addr(*s.detail[1]) << ", " << expr(*s.detail[2]) << ", "
            << expr(*s.detail[3]) << ", " << expr(*s.detail[4]) << ", " << expr(*s.detail[5]);
     if (g->side_args()) out << ", " << addr(*s.detail[6]) << ", " << addr(*s.detail[7]);
+    if (g->sparse) out << ", " << addr(*s.detail[6]);
     out << ");\n";
   }
 

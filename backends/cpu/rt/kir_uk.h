@@ -10,6 +10,11 @@
 // "sequential-fused" order the implementation declares, which the interpreter reproduces.
 // Only the mr x nr corner is read and written; rs/cs are C's row and column strides.
 //
+// sgemm_<isa><T, MR, NV>(c, rs, cs, a, b, kt, mr, nr, first, ak): the same tile for a sparse A
+// (2:4 / 1:2): kt kept terms per row, a[t * MR + i] the value of row i's term t and ak[t * MR + i]
+// its k within the B panel; acc = fma(a, B[ak * NR + j], acc) per kept term, t ascending (the
+// rows of a tile keep different k). Kept terms only: a dropped k is no term at all.
+//
 // igemm_<isa><MR, NV>(c, rs, cs, a, b, kc, mr, nr, first, row, col): the same tile of i32 for
 // u8 x i8 panels holding k in groups of four bytes (the layout of AVX512-VNNI's vpdpbusd, which
 // sums four u8*i8 products into each i32 lane). C = (first ? 0 : C) + A*B + row[i] + col[j],
@@ -257,6 +262,22 @@ inline void igemm_portable(int32_t* c, int64_t rs, int64_t cs, const uint8_t* a,
     }
 }
 
+template <class T, int MR, int NV>
+inline void sgemm_portable(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int64_t kt, int64_t mr, int64_t nr,
+                           bool first, const int32_t* ak) {
+  constexpr int NR = NV;
+  T acc[MR][NR];
+  for (int i = 0; i < MR; ++i)
+    for (int j = 0; j < NR; ++j) acc[i][j] = (first || i >= mr || j >= nr) ? T(-0.0) : c[i * rs + j * cs];
+  for (int64_t t = 0; t < kt; ++t)
+    for (int i = 0; i < MR; ++i) {
+      const T* brow = b + int64_t{ak[t * MR + i]} * NR;
+      for (int j = 0; j < NR; ++j) acc[i][j] = std::fma(a[t * MR + i], brow[j], acc[i][j]);
+    }
+  for (int i = 0; i < MR && i < mr; ++i)
+    for (int j = 0; j < NR && j < nr; ++j) c[i * rs + j * cs] = acc[i][j];
+}
+
 // The register tile shared by the SIMD variants; V supplies the vector type and operations.
 template <class V, class T, int MR, int NV>
 inline void gemm_simd(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int64_t kc, int64_t mr, int64_t nr,
@@ -292,6 +313,53 @@ inline void gemm_simd(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int6
       const typename V::vec ai = V::bcast(a[k * MR + i]);
 #pragma GCC unroll 8
       for (int j = 0; j < NV; ++j) acc[i][j] = V::fma(ai, bv[j], acc[i][j]);
+    }
+  }
+  for (int i = 0; i < MR; ++i) {
+    if (i >= mr) break;
+    if (cs == 1) {
+#pragma GCC unroll 8
+      for (int j = 0; j < NV; ++j) V::store_n(c + i * rs + j * L, acc[i][j], width(j));
+    } else {
+#pragma GCC unroll 8
+      for (int j = 0; j < NV; ++j) V::store(tmp + j * L, acc[i][j]);
+      for (int j = 0; j < nr; ++j) c[i * rs + j * cs] = tmp[j];
+    }
+  }
+}
+
+// The sparse tile (sgemm above): each row's kept term t reads the B panel row at its own k.
+template <class V, class T, int MR, int NV>
+inline void sgemm_simd(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int64_t kt, int64_t mr, int64_t nr,
+                       bool first, const int32_t* ak) {
+  constexpr int L = V::lanes, NR = NV * L;
+  typename V::vec acc[MR][NV];
+  T tmp[NR];
+  auto width = [&](int j) {
+    const int64_t w = nr - int64_t{j} * L;
+    return static_cast<int>(w < 0 ? 0 : w > L ? L : w);
+  };
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i) {
+    if (first || i >= mr) {
+#pragma GCC unroll 8
+      for (int j = 0; j < NV; ++j) acc[i][j] = V::negzero();
+    } else if (cs == 1) {
+#pragma GCC unroll 8
+      for (int j = 0; j < NV; ++j) acc[i][j] = V::load_n(c + i * rs + j * L, width(j));
+    } else {
+      for (int j = 0; j < NR; ++j) tmp[j] = j < nr ? c[i * rs + j * cs] : T(-0.0);
+#pragma GCC unroll 8
+      for (int j = 0; j < NV; ++j) acc[i][j] = V::load(tmp + j * L);
+    }
+  }
+  for (int64_t t = 0; t < kt; ++t) {
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i) {
+      const typename V::vec ai = V::bcast(a[t * MR + i]);
+      const T* brow = b + int64_t{ak[t * MR + i]} * NR;
+#pragma GCC unroll 8
+      for (int j = 0; j < NV; ++j) acc[i][j] = V::fma(ai, V::load(brow + j * L), acc[i][j]);
     }
   }
   for (int i = 0; i < MR; ++i) {
@@ -350,6 +418,11 @@ template <class T, int MR, int NV>
 inline void gemm_avx512(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int64_t kc, int64_t mr, int64_t nr,
                         bool first) {
   gemm_simd<Avx512<T>, T, MR, NV>(c, rs, cs, a, b, kc, mr, nr, first);
+}
+template <class T, int MR, int NV>
+inline void sgemm_avx512(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int64_t kt, int64_t mr, int64_t nr,
+                        bool first, const int32_t* ak) {
+  sgemm_simd<Avx512<T>, T, MR, NV>(c, rs, cs, a, b, kt, mr, nr, first, ak);
 }
 
 #if defined(__AVX512VNNI__)
@@ -558,6 +631,11 @@ template <class T, int MR, int NV>
 inline void gemm_avx2(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int64_t kc, int64_t mr, int64_t nr,
                       bool first) {
   gemm_simd<Avx2<T>, T, MR, NV>(c, rs, cs, a, b, kc, mr, nr, first);
+}
+template <class T, int MR, int NV>
+inline void sgemm_avx2(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int64_t kt, int64_t mr, int64_t nr,
+                        bool first, const int32_t* ak) {
+  sgemm_simd<Avx2<T>, T, MR, NV>(c, rs, cs, a, b, kt, mr, nr, first, ak);
 }
 #endif
 
