@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench/backend/cases.h"
+#include "numerics/kquant.h"
 
 namespace kbench {
 
@@ -420,6 +421,89 @@ void Bench::sparse_contract(int64_t S) {
     rf.check.clear();
     rf.check_failed = false;
     add(rf);
+  }
+}
+
+// q4_K x q8_K matvec, N rows of K / 256 super-blocks (random q4_K bytes with modest d and dmin,
+// x quantized by the numerics library): quantized_dot.q4k_q8k.<isa> (the default row) against the
+// scalar expansion quantized_dot.q4k_q8k (the portable row) and against the triad. Rate = the q4_K
+// weight bytes read (144 per super-block) / time. Both results must be numerics'
+// vec_dot_q4_K_q8_K of each row bit for bit.
+void Bench::q4k_matvec(int64_t N, int64_t K) {
+  const std::string name = fmt("q4_K x q8_K matvec %lldx%lld", static_cast<long long>(N), static_cast<long long>(K));
+  if (!want(name)) return;
+  std::fprintf(stderr, "%s\n", name.c_str());
+  const int64_t NB = K / 256;
+  const size_t nblk = static_cast<size_t>(N * NB);
+  Buffer<uint16_t> d(nblk), dmin(nblk);
+  Buffer<uint8_t> sc(nblk * 12), qs(nblk * 128);
+  Buffer<float> xd(static_cast<size_t>(NB)), yk(static_cast<size_t>(N)), ys(static_cast<size_t>(N));
+  Buffer<int8_t> xq(static_cast<size_t>(K));
+  Buffer<int16_t> xb(static_cast<size_t>(K / 16));
+  std::vector<kir::num::BlockQ4K> w(nblk);
+  uint64_t seed = 71;
+  for (size_t i = 0; i < nblk; ++i) {
+    auto& b = w[i];
+    b.d = static_cast<uint16_t>(0x1800 + mix(seed) % 0x800);  // 2^-9 .. 2^-7
+    b.dmin = static_cast<uint16_t>(0x1800 + mix(seed) % 0x800);
+    for (auto& s : b.scales) s = static_cast<uint8_t>(mix(seed));
+    for (auto& q : b.qs) q = static_cast<uint8_t>(mix(seed));
+    d[i] = b.d;
+    dmin[i] = b.dmin;
+    std::memcpy(&sc[i * 12], b.scales.data(), 12);
+    std::memcpy(&qs[i * 128], b.qs.data(), 128);
+  }
+  std::vector<float> xf(static_cast<size_t>(K));
+  fill_uniform(xf.data(), xf.size(), -1.f, 1.f, 72);
+  const auto x = *kir::num::quantize_row_q8_K(xf);
+  for (int64_t b = 0; b < NB; ++b) {
+    xd[static_cast<size_t>(b)] = x[static_cast<size_t>(b)].d;
+    std::memcpy(&xq[static_cast<size_t>(b * 256)], x[static_cast<size_t>(b)].qs.data(), 256);
+    std::memcpy(&xb[static_cast<size_t>(b * 16)], x[static_cast<size_t>(b)].bsums.data(), 32);
+  }
+  std::vector<float> want_y(static_cast<size_t>(N));
+  for (int64_t n = 0; n < N; ++n)
+    want_y[static_cast<size_t>(n)] =
+        *kir::num::vec_dot_q4_K_q8_K(std::span<const kir::num::BlockQ4K>(w.data() + n * NB, static_cast<size_t>(NB)), x);
+  pause_ms(300);
+  std::map<std::string, kir_side::View> views = {
+      {"w_d", {d.data(), {N, NB}}},           {"w_dmin", {dmin.data(), {N, NB}}},   {"w_scales", {sc.data(), {N, NB, 12}}},
+      {"w_qs", {qs.data(), {N, NB, 128}}},    {"x_d", {xd.data(), {NB}}},           {"x_qs", {xq.data(), {K}}},
+      {"x_bsums", {xb.data(), {K / 16}}}};
+  const std::map<std::string, int64_t> ext = {{"N", N}, {"NB", NB}};
+  const double bytes = 144.0 * static_cast<double>(nblk);
+  auto bitwise = [&](const Buffer<float>& y) { return std::memcmp(y.data(), want_y.data(), want_y.size() * sizeof(float)) == 0; };
+  for (int t : thread_counts(opt)) {
+    views["y"] = {yk.data(), {N}};
+    KirRun kr = measure_kir(ks, "qdot_q4k", views, ext, t, opt.reps);
+    pause_ms(50);
+    views["y"] = {ys.data(), {N}};
+    KirRun seq = measure_kir(ks, "qdot_q4k_scalar", views, ext, t, opt.reps);
+    Row r;
+    r.name = name;
+    r.threads = t;
+    set_kir(r, kr);
+    r.anchor = fmt("triad %d thr", t);
+    r.anchor_s = bytes / (triad.at(t) * 1e9);
+    r.work = bytes;
+    r.unit = "GB/s";
+    r.goal = Goal::Info;
+    if (kr.ok()) {
+      r.check = bitwise(yk) ? "bitwise numerics' vec_dot_q4_K_q8_K per row; rate = q4_K bytes/time"
+                            : "DIFFERS from numerics' vec_dot_q4_K_q8_K";
+      r.check_failed = !bitwise(yk);
+    }
+    add(r);
+    Row rs = r;
+    set_anchor(rs, "kir quantized_dot.q4k_q8k (scalar)", AnchorRun{seq.t, seq.note});
+    if (!seq.ok()) rs.anchor_s = kNaN;
+    rs.check.clear();
+    rs.check_failed = false;
+    if (seq.ok()) {
+      rs.check = bitwise(ys) ? "scalar: bitwise numerics' too" : "scalar DIFFERS from numerics'";
+      rs.check_failed = !bitwise(ys);
+    }
+    add(rs);
   }
 }
 

@@ -556,7 +556,7 @@ const std::vector<Implementation>& implementations() {
     std::vector<Implementation> v;
     for (auto* f : {fold_implementations, contract_implementations, packed_contract_implementations,
                     format_implementations, scaled_packed_implementations, sparse_packed_implementations,
-                    effect_implementations})
+                    effect_implementations, qdot_packed_implementations})
       for (auto& i : f()) v.push_back(std::move(i));
     return v;
   }();

@@ -620,6 +620,8 @@ std::vector<StmtP> expand_histogram(Program& P, const Stmt& s) {
 
 }  // namespace
 
+std::string q4k_q8k_dot_form(const Program& P, const StructuredOp& st) { return qdot_applicable(P, st); }
+
 std::vector<StmtP> sparse_validation(Program& P, const Stmt& s) {
   Expansion X(P, s);
   sparse_validate(P, *s.structured, X.E);

@@ -66,6 +66,7 @@ std::vector<Implementation> contract_implementations();  // contract_loops.cpp
 std::vector<Implementation> format_implementations();  // format_*.cpp: scaled/sparse/quantized, histogram
 std::vector<Implementation> effect_implementations();  // effects_*.cpp
 std::vector<Implementation> packed_contract_implementations();  // contract_packed.cpp
+std::vector<Implementation> qdot_packed_implementations();  // qdot_packed.cpp
 const Implementation* find_implementation(const std::string& name);
 
 // Shared by the expansions: a loop nest over `extents` with the given coordinate variables
@@ -105,5 +106,8 @@ std::string int8_matmul_form(const Program& P, const StructuredOp& st);
 // bf16 x bf16 into f32 with one reduce pair, the same shape rules (contract.packed_bf16.*);
 // matmul_form excludes it.
 std::string bf16_matmul_form(const Program& P, const StructuredOp& st);
+// A quantized_dot of q4_K x q8_K record fields with their dtypes and ranks (format_impls.cpp):
+// "" when `st` is one, otherwise why not. Every quantized_dot implementation takes exactly these.
+std::string q4k_q8k_dot_form(const Program& P, const StructuredOp& st);
 
 }  // namespace kir::cpu

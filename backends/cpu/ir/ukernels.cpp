@@ -75,6 +75,17 @@ std::optional<PackUKernel> parse_pack_ukernel(const std::string& op) {
   return k;
 }
 
+std::optional<QdotUKernel> parse_qdot_ukernel(const std::string& op) {
+  if (op == "qdot.q4k_q8k.avx512") return QdotUKernel{"avx512"};
+  if (op == "qdot.q4k_q8k.avx2") return QdotUKernel{"avx2"};
+  return std::nullopt;
+}
+
+int64_t qdot_field_per_block(size_t i) {
+  static const int64_t per[7] = {1, 1, 12, 128, 1, 256, 16};
+  return i < 7 ? per[i] : 0;
+}
+
 namespace {
 
 bool scratch_element(const Program& p, const Expr& e, DType d) {
@@ -125,12 +136,34 @@ std::string check_gemv_call(const Program& p, const Stmt& s, const GemvUKernel& 
   return "";
 }
 
+std::string check_qdot_call(const Program& p, const Stmt& s, const QdotUKernel&) {
+  const Buffer& out = p.buf(s.buf);
+  if (out.dtype != DType::F32 || s.index.size() != out.shape.size())
+    return "Kernel " + s.op + " needs an f32 result and one index per axis";
+  if (s.detail.size() != 8) return "Kernel " + s.op + " takes 8 detail arguments, not " + std::to_string(s.detail.size());
+  static const DType want[7] = {DType::F16, DType::F16, DType::U8, DType::U8, DType::F32, DType::I8, DType::I16};
+  static const char* what[7] = {"x.d", "x.dmin", "x.scales", "x.qs", "y.d", "y.qs", "y.bsums"};
+  for (size_t i = 0; i < 7; ++i) {
+    const Expr& e = *s.detail[i];
+    if (e.kind != ExprKind::Load || e.dtype != want[i])
+      return "Kernel " + s.op + " field " + what[i] + " is not an element of a " + std::string(name(want[i])) + " buffer";
+    const size_t rank = p.buf(e.buf).shape.size(), d_rank = p.buf(s.detail[i < 4 ? 0 : 4]->buf).shape.size();
+    const bool per_block = i == 0 || i == 1 || i == 4;
+    if (rank == 0 || (per_block ? rank != d_rank : rank != d_rank && rank != d_rank + 1))
+      return "Kernel " + s.op + " field " + what[i] + " has rank " + std::to_string(rank) + " against its d's " +
+             std::to_string(d_rank);
+  }
+  if (!is_integer(s.detail[7]->dtype)) return "Kernel " + s.op + " block count is not an integer";
+  return "";
+}
+
 }  // namespace
 
 std::string check_kernel_call(const Program& p, const Stmt& s) {
   if (s.buf < 0 || static_cast<size_t>(s.buf) >= p.bufs.size()) return "Kernel " + s.op + " writes no buffer";
   if (auto k = parse_pack_ukernel(s.op)) return check_pack_call(p, s, *k);
   if (auto k = parse_gemv_ukernel(s.op)) return check_gemv_call(p, s, *k);
+  if (auto k = parse_qdot_ukernel(s.op)) return check_qdot_call(p, s, *k);
   auto g = parse_gemm_ukernel(s.op);
   if (!g) return "unknown micro-kernel `" + s.op + "`";
   const Buffer& c = p.buf(s.buf);

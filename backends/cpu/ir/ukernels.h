@@ -67,6 +67,16 @@
 //     ranges[p] of micro-panel p is -1 when it holds a subnormal, an Inf or a NaN, else
 //     (hi << 8) | lo, lo and hi the smallest and largest biased exponent of its nonzero
 //     elements (255 and 0 when it has none).
+//
+//   qdot.q4k_q8k.<isa>               isa: avx512 (AVX512-BW and VNNI), avx2 (rt/kir_uk_qdot.h)
+//     buf[o...] = one f32 element: the q4_K x q8_K dot product of one row, numerics/kquant.cpp's
+//     vec_dot_q4_K_q8_K bit for bit (integer parts exact, the reference's f32 operations in its
+//     order, no fma). detail = (x.d, x.dmin, x.scales, x.qs, y.d, y.qs, y.bsums: each a Load of the
+//     row's block-0 element of that field, nb: the number of super-blocks). Dtypes f16, f16, u8,
+//     u8, f32, i8, i16. d and dmin hold one element per block along their last axis; scales (12),
+//     x.qs (128), y.qs (256) and bsums (16) are either [..., NB, per] (block axis and element axis
+//     the last two, relative to their record's d: one rank more) or [..., NB * per] (the last
+//     axis, block b at b * per; the same rank as d). Reads exactly the nb blocks of each field.
 #pragma once
 #include <optional>
 #include <string>
@@ -113,6 +123,16 @@ struct PackUKernel {
   bool side_args() const { return integer() || bf16(); }
   std::string name() const;  // "pack.i8.u8.w12"
 };
+struct QdotUKernel {
+  std::string isa;  // avx512 | avx2
+  std::string name() const { return "qdot.q4k_q8k." + isa; }
+  std::string capability() const { return isa == "avx512" ? "avx512_vnni" : "avx2"; }
+};
+std::optional<QdotUKernel> parse_qdot_ukernel(const std::string& op);
+// The per-block element count of quantized_dot field `i` (0..6: x.d, x.dmin, x.scales, x.qs,
+// y.d, y.qs, y.bsums).
+int64_t qdot_field_per_block(size_t i);
+
 // Whether a packing kernel converts `src` into `panel` (the pairs listed in the catalog).
 bool packable(DType src, DType panel);
 std::optional<PackUKernel> parse_pack_ukernel(const std::string& op);

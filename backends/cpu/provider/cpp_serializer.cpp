@@ -384,6 +384,24 @@ class Writer {
              << expr(*s.detail[6]) << ", " << expr(*s.detail[7]) << ", " << expr(*s.detail[8]) << ");\n";
       return;
     }
+    if (auto q = parse_qdot_ukernel(s.op)) {
+      // Each field's address and strides (ir/ukernels.h): d and dmin one stride along their last
+      // axis; the others a block stride and an element stride, from [..., NB, per] (one rank
+      // more than their record's d) or [..., NB * per].
+      line() << "kir_uk::qdot_q4k_q8k_" << q->isa << "(&" << buf(s.buf) << "[" << offset(s.buf, s.index) << "]";
+      for (size_t i = 0; i < 7; ++i) {
+        const Expr& e = *s.detail[i];
+        const size_t r = P.buf(e.buf).shape.size(), rd = P.buf(s.detail[i < 4 ? 0 : 4]->buf).shape.size();
+        const std::string B = buf(e.buf), last = B + "_s" + std::to_string(r - 1);
+        out << ", " << addr(e) << ", ";
+        const int64_t per = qdot_field_per_block(i);
+        if (per == 1) out << last;
+        else if (r == rd + 1) out << B << "_s" << (r - 2) << ", " << last;
+        else out << per << " * " << last << ", " << last;
+      }
+      out << ", " << expr(*s.detail[7]) << ");\n";
+      return;
+    }
     auto g = parse_gemm_ukernel(s.op);
     if (!g) throw std::runtime_error("internal: unknown micro-kernel `" + s.op + "`");
     const std::string C = buf(s.buf);

@@ -14,6 +14,7 @@
 #include "kir_rt.h"
 #include "kir_random.h"
 #include "kir_uk.h"
+#include "kir_uk_qdot.h"
 #include "kir_vmath.h"
 
 namespace kir_gen {
