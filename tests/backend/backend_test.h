@@ -89,6 +89,23 @@ inline const interp::HostView& out_view(const std::map<std::string, interp::Kern
   return std::get<interp::HostView>(args.at(n));
 }
 
+// The number of NaN elements of a float result `h`; each must be its dtype's canonical NaN
+// (the language's rule for every NaN a computation produces: only bitcast and select move a
+// payload), which a float comparison of results cannot see.
+inline size_t require_canonical_nans(const interp::HostView& h) {
+  const DType d = h.storage->dtype;
+  const uint64_t canon = num::float_format(d).canonical_nan;
+  size_t nans = 0;
+  for (size_t i = 0; i < h.storage->bits.size(); ++i) {
+    const uint64_t b = h.storage->bits[i];
+    if (!num::is_nan(b, d)) continue;
+    ++nans;
+    INFO("element " << i << " bits 0x" << std::hex << b << ", canonical 0x" << canon);
+    REQUIRE(b == canon);
+  }
+  return nans;
+}
+
 // A kernel @mm: %c = %a @ %b over one reduce pair, operands of dtype `dt` into an `acc`
 // accumulator; with transpose_a, %a is K x M (reduce pair [0, 0]).
 inline std::string matmul_kir(const std::string& dt, const std::string& acc, bool transpose_a) {

@@ -199,3 +199,33 @@ TEST_CASE("epilogue: a Compute that may fault or writes other coordinates stays 
   CHECK(btest::ir_after(*tr, "k", "portable-4x4", "epilogue").find(" epilogue ") == std::string::npos);
   for (const auto& row : runnable_rows()) btest::differential(*tr, "k", float_args({9, 4, 9}, 77), row);
 }
+
+TEST_CASE("epilogue: a bitcast epilogue sees the canonical NaN of every NaN the contract produced", "[C5][C6][L7.6]") {
+  // The differential fuzz campaign's finding: the fused epilogue read the micro-kernel's raw NaN
+  // (its operand's payload, or x86's negative default NaN for Inf * 0) where the language has the
+  // canonical one, and a bitcast to i32 made the difference visible.
+  auto m = btest::load(gemm_then("f32", "f32", "f32", "i32", R"(  %y = bitcast(%acc) : i32[M, N]
+  %crel = relation(%cm, %cn) : relation<2 -> [M, N]>
+  view.store(%c, %crel, %y)
+)"));
+  CHECK(btest::ir_after(*m, "k", "portable-4x4", "epilogue").find(" epilogue ") != std::string::npos);
+  uint32_t seed = 300;
+  for (const auto& row : runnable_rows())
+    for (const auto& s : {Shape3{3, 5, 7}, Shape3{37, 29, 45}, Shape3{25, 300, 97}}) {
+      INFO("M=" << s.m << " K=" << s.k << " N=" << s.n);
+      auto args = float_args(s, seed);
+      args["c"] = btest::view(DType::I32, {s.m, s.n});
+      seed += 3;
+      auto& a = std::get<interp::HostView>(args.at("a")).storage->bits;
+      auto& b = std::get<interp::HostView>(args.at("b")).storage->bits;
+      a[1] = 0x7FC12345u;                                    // row 0: a NaN with a payload
+      b[static_cast<size_t>(s.n + 2)] = 0xFFC00001u;         // column 2: a negative NaN
+      a[static_cast<size_t>(s.k)] = 0x7F800000u;             // row 1 x column N-1: Inf * 0
+      b[static_cast<size_t>(s.n - 1)] = 0;
+      auto out = btest::differential(*m, "k", args, row);
+      const auto& c = btest::out_view(out, "c").storage->bits;
+      for (int64_t j = 0; j < s.n; ++j) CHECK(c[static_cast<size_t>(j)] == 0x7FC00000u);
+      for (int64_t i = 0; i < s.m; ++i) CHECK(c[static_cast<size_t>(i * s.n + 2)] == 0x7FC00000u);
+      CHECK(c[static_cast<size_t>(s.n + s.n - 1)] == 0x7FC00000u);
+    }
+}

@@ -239,3 +239,23 @@ TEST_CASE("packed bf16 contract: an odd KC is rejected with the reason", "[C11]"
     CHECK(std::string(e.what()).find("kc 127 is odd (a KC block must hold whole k pairs)") != std::string::npos);
   }
 }
+
+TEST_CASE("packed bf16 contract: every NaN of the result is canonical, whatever the operands' payloads", "[C6][L7.3]") {
+  // A bf16 NaN widens to an f32 NaN with its payload, and fmas carry it (or give x86's negative
+  // default NaN for Inf * 0); the language's result is the canonical f32 NaN 0x7FC00000.
+  auto m = btest::load(btest::matmul_kir("bf16", "f32", false));
+  uint32_t seed = 700;
+  for (const auto& row : runnable_rows())
+    for (const auto& s : {Shape3{2, 5, 9}, Shape3{13, 7, 65}, Shape3{17, 515, 49}}) {
+      INFO("row " << row << " M=" << s.m << " K=" << s.k << " N=" << s.n);
+      interp::HostView a = btest::view(DType::BF16, {s.m, s.k}, random_bf16(static_cast<size_t>(s.m * s.k), -20, 20, seed++));
+      interp::HostView b = btest::view(DType::BF16, {s.k, s.n}, random_bf16(static_cast<size_t>(s.k * s.n), -20, 20, seed++));
+      a.storage->bits[1] = 0x7FC1;                                   // row 0: a NaN with a payload
+      b.storage->bits[static_cast<size_t>(2 * s.n + 3)] = 0xFFC1;    // column 3: a negative NaN
+      a.storage->bits[static_cast<size_t>(s.k)] = 0x7F80;            // row 1 x column N-1: Inf * 0
+      b.storage->bits[static_cast<size_t>(s.n - 1)] = 0;
+      std::map<std::string, interp::KernelArg> args = {{"a", a}, {"b", b}, {"c", btest::view(DType::F32, {s.m, s.n})}};
+      auto out = btest::differential(*m, "mm", args, row);
+      CHECK(btest::require_canonical_nans(btest::out_view(out, "c")) >= static_cast<size_t>(s.n + s.m));
+    }
+}

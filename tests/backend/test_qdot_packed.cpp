@@ -180,7 +180,7 @@ void check_bits(const std::vector<uint64_t>& got, const std::vector<uint32_t>& w
 
 // Random raw bytes, then extreme values planted: f16 d/dmin subnormal, max, Inf, NaN, zeros;
 // scales 0xFF (every 6-bit scale and min 63); q8 -128 and 127; bsums at the i16 limits; f32 d
-// subnormal, huge, Inf, NaN, -0.
+// subnormal, huge, Inf, NaN (canonical, with a payload, negative), -0.
 Q4Rows random_q4(int64_t rows, int64_t nb, std::mt19937& g, bool extreme) {
   Q4Rows w{rows, nb, std::vector<num::BlockQ4K>(static_cast<size_t>(rows * nb))};
   const uint16_t specials[] = {0x0001, 0x03FF, 0x0400, 0x7BFF, 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0x0000, 0x8000, 0x8001};
@@ -204,7 +204,7 @@ Q4Rows random_q4(int64_t rows, int64_t nb, std::mt19937& g, bool extreme) {
 
 Q8Rows random_q8(int64_t rows, int64_t nb, std::mt19937& g, bool extreme) {
   Q8Rows x{rows, nb, std::vector<num::BlockQ8K>(static_cast<size_t>(rows * nb))};
-  const uint32_t specials[] = {0x00000001u, 0x007FFFFFu, 0x7F7FFFFFu, 0x7F800000u, 0xFF800000u, 0x7FC00000u, 0x80000000u, 0u};
+  const uint32_t specials[] = {0x00000001u, 0x007FFFFFu, 0x7F7FFFFFu, 0x7F800000u, 0xFF800000u, 0x7FC00000u, 0x7FC00001u, 0xFFC12345u, 0x80000000u, 0u};
   for (auto& b : x.blocks) {
     b.d = std::uniform_real_distribution<float>(-0.05f, 0.05f)(g);
     for (auto& q : b.qs) q = static_cast<int8_t>(g());
@@ -240,6 +240,7 @@ TEST_CASE("q4_K x q8_K decode-dot: every row is the numerics library's dot, bit 
   // 0, 1 and several super-blocks; one and several rows on both sides (task tails included).
   const std::vector<Shape> shapes = {{1, 1, 1}, {2, 1, 0}, {3, 2, 2}, {5, 1, 7}, {17, 3, 4}, {70, 2, 3}};
   std::mt19937 g(20261203);
+  size_t nans = 0;
   for (const bool extreme : {false, true})
     for (const auto& s : shapes) {
       const Q4Rows w = random_q4(s.n, s.nb, g, extreme);
@@ -253,8 +254,11 @@ TEST_CASE("q4_K x q8_K decode-dot: every row is the numerics library's dot, bit 
         INFO("row " << row << " N=" << s.n << " T=" << s.t << " NB=" << s.nb << (extreme ? " extreme" : ""));
         auto out = btest::differential(*m, "qdot", args, row);
         check_bits(btest::out_view(out, "y").storage->bits, want);
+        // f16/f32 NaN scales with payloads, Inf - Inf: the language's NaN is the canonical one.
+        nans += btest::require_canonical_nans(btest::out_view(out, "y"));
       }
     }
+  CHECK(nans > 0);
 }
 
 TEST_CASE("q4_K x q8_K decode-dot: blocks quantized from random f32 data, and GemvQ4KFwdOp", "[C6][C7][L11.3]") {

@@ -115,7 +115,7 @@ inline void qdot_q4k_q8k(float* out, const uint16_t* xd, int64_t sxd, const uint
   alignas(32) float s[8];
   _mm256_store_ps(s, sums);
   for (int l = 0; l < 8; ++l) sumf = sumf + s[l];
-  *out = sumf;
+  *out = kir_rt::canon_f32(sumf);  // a NaN from an f16 NaN or Inf scale carries its payload
 }
 
 // The byte order within each 128-bit lane after the dword permute: dword m of the result holds
