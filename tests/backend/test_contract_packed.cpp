@@ -305,7 +305,7 @@ TEST_CASE("packed contract: its expansion is real CPU IR (golden)", "[C7][C11]")
       "kernel pack.f32.f32.w4 %acc_apanel#15[0] (load %av#10[%ic, %pc], 0, 1, %mc, %kc, %kc)",
       "kernel gemm.f32.portable.4x4 %acc#12[add.index(%ic, %ir), add.index(%jc, %jr)] (load "
       "%acc_apanel#15[mul.index(%ir, %kc)], load %acc_bpanel#16[mul.index(%jr, %kc)], %kc, min.index(4, "
-      "sub.index(%mc, %ir)), min.index(4, sub.index(%nc, %jr)), eq.index(%pc, 0))",
+      "sub.index(%mc, %ir)), min.index(4, sub.index(%nc, %jr)), eq.index(%pc, 0), eq.index(add.index(%pc, %kc), %K))",
   };
   for (const char* g : golden) {
     INFO(g << "\n---\n" << after);

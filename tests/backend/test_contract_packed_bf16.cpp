@@ -195,7 +195,7 @@ TEST_CASE("packed bf16 contract: its expansion is real CPU IR (golden)", "[C7][C
       "kernel gemm.bf16.portable.4x4 %acc#12[add.index(%ic, %ir), add.index(%jc, %jr)] (load %acc_apanel#15[mul.index(%ir, "
       "%kcp)], load %acc_bpanel#16[mul.index(%jr, %kcp)], %kc, min.index(4, sub.index(%mc, %ir)), min.index(4, "
       "sub.index(%nc, %jr)), eq.index(%pc, 0), load %acc_aranges#17[floordiv.index(%ir, 4)], load "
-      "%acc_branges#18[floordiv.index(%jr, 4)])",
+      "%acc_branges#18[floordiv.index(%jr, 4)], eq.index(add.index(%pc, %kc), %K))",
   };
   for (const char* g : golden) {
     INFO(g);

@@ -459,42 +459,24 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
     k->detail.push_back(make_load(Ar, DType::I32, {c.div(c.var(ir), c.idx(MR))}));
     k->detail.push_back(make_load(Bc, DType::I32, {c.div(c.var(jr), c.idx(NR))}));
   }
+  // A float tile's last KC block stores its NaNs canonical (ir/ukernels.h).
+  if (!integer) k->detail.push_back(make_compare("eq", index_add(c.var(pc), c.var(kc)), c.K));
   lir->body.push_back(std::move(k));
   const Stmt* epi = st.epilogue.get();
-  // A final block of a float result: the micro-kernels' fmas carry NaN payloads through and give
-  // x86's default NaN (negative) for invalid operations, while every NaN a computation produces
-  // is the canonical one (a later bitcast sees the difference). The epilogue reads C through
-  // canonical_nan; without one, a pass over the block (still in L2) stores it back canonical.
-  const bool canon = is_float(st.acc);
-  auto final_block = [&](ExprP r0, ExprP c0, ExprP rows, ExprP cols) -> StmtP {
-    if (epi)
-      return epilogue_block(P, *epi, std::move(r0), std::move(c0), std::move(rows), std::move(cols),
-                            canon ? map_loads(epi->value, C, canonical_nan) : epi->value);
-    if (!canon) return nullptr;
-    VarId i = c.loop_var("ci"), j = c.loop_var("cj");
-    auto li = c.loop(i, c.idx(0), std::move(rows), c.idx(1));
-    auto lj = c.loop(j, c.idx(0), std::move(cols), c.idx(1));
-    auto st_ = make_stmt(StmtKind::Store, s.op_id);
-    st_->buf = C;
-    st_->index = c.result_at(index_add(r0, c.var(i)), index_add(c0, c.var(j)));
-    st_->value = canonical_nan(make_load(C, st.acc, st_->index));
-    lj->body.push_back(std::move(st_));
-    li->body.push_back(std::move(lj));
-    return li;
-  };
-  // The whole task tile (the paths without micro-tiles).
+  // The epilogue of the whole task tile (the paths without micro-tiles).
   auto tile_epilogue = [&](std::vector<StmtP>& into) {
-    if (auto b = final_block(c.var(m0), c.var(n0), index_sub(c.var(m1), c.var(m0)), index_sub(c.var(n1), c.var(n0))))
-      into.push_back(std::move(b));
+    if (epi)
+      into.push_back(epilogue_block(P, *epi, c.var(m0), c.var(n0), index_sub(c.var(m1), c.var(m0)),
+                                    index_sub(c.var(n1), c.var(n0))));
   };
   ljr->body.push_back(std::move(lir));
   lic->body.push_back(std::move(ljr));
-  // An MC x NC block once its last KC block is in: the block was just written and is still in
-  // L2, and its rows are long enough for the vector loop.
-  if (auto b = final_block(c.var(ic), c.var(jc), c.var(mc), c.var(nc))) {
+  // The epilogue of an MC x NC block once its last KC block is in: the block was just written
+  // and is still in L2, and its rows are long enough for the vector loop.
+  if (epi) {
     auto last = make_stmt(StmtKind::If, s.op_id);
     last->value = make_compare("eq", index_add(c.var(pc), c.var(kc)), c.K);
-    last->body.push_back(std::move(b));
+    last->body.push_back(epilogue_block(P, *epi, c.var(ic), c.var(jc), c.var(mc), c.var(nc)));
     lic->body.push_back(std::move(last));
   }
   lpc->body.push_back(std::move(lic));

@@ -79,7 +79,7 @@ VarId let_var(Program& P, std::vector<StmtP>& into, const std::string& name, Exp
 // The epilogue `epi` (a 2-D pointwise Compute over the result's coordinates) applied to the
 // block [r0, r0 + rows) x [c0, c0 + cols) of the result: a loop nest storing its value at those
 // coordinates (passes/epilogue.cpp).
-StmtP epilogue_block(Program& P, const Stmt& epi, ExprP r0, ExprP c0, ExprP rows, ExprP cols, ExprP value = nullptr);
+StmtP epilogue_block(Program& P, const Stmt& epi, ExprP r0, ExprP c0, ExprP rows, ExprP cols);
 
 // A float sum folded from its first term: the accumulator starts at -0 (-0 + t = t for every t,
 // so no extra term enters — a +0 start would turn a sum of -0 terms into +0), and a sum of no

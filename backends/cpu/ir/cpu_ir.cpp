@@ -4,7 +4,6 @@
 #include <functional>
 
 #include "kir/ir.h"
-#include "numerics/format.h"
 
 namespace kir::cpu {
 
@@ -76,10 +75,6 @@ ExprP make_select(ExprP c, ExprP a, ExprP b, int32_t op_id) {
   e->args = {std::move(c), std::move(a), std::move(b)};
   e->op_id = op_id;
   return e;
-}
-
-ExprP canonical_nan(const ExprP& x) {
-  return make_select(make_compare("ne", x, x), make_const(x->dtype, num::float_format(x->dtype).canonical_nan), x);
 }
 
 ExprP make_cast(ExprP a, DType to, int32_t op_id) {

@@ -84,8 +84,6 @@ ExprP make_compare(const std::string& op, ExprP a, ExprP b);
 // an operand that can fault is evaluated (and faults) whichever is chosen. Without, a guard the
 // backend made (a masked load's fill): only the chosen operand is evaluated.
 ExprP make_select(ExprP c, ExprP a, ExprP b, int32_t op_id = kNone);
-// x (a float) with a NaN of any sign and payload replaced by the canonical NaN of its dtype.
-ExprP canonical_nan(const ExprP& x);
 ExprP make_cast(ExprP a, DType to, int32_t op_id = kNone);
 ExprP make_bitcast(ExprP a, DType to);
 ExprP make_math(const std::string& fn, ExprP a);

@@ -170,7 +170,7 @@ std::string check_kernel_call(const Program& p, const Stmt& s) {
   if (c.dtype != g->dtype) return "Kernel " + s.op + " writes " + std::string(name(c.dtype)) + " buffer " + c.name;
   if (c.shape.size() < 2 || s.index.size() != c.shape.size())
     return "Kernel " + s.op + " needs a C of rank 2 or more and one index per axis";
-  const size_t args = g->side_args() ? 8 : g->sparse ? 7 : 6;
+  const size_t args = g->args();
   if (s.detail.size() != args)
     return "Kernel " + s.op + " takes " + std::to_string(args) + " detail arguments, not " + std::to_string(s.detail.size());
   struct Arg {
@@ -189,6 +189,7 @@ std::string check_kernel_call(const Program& p, const Stmt& s) {
   for (int k = 2; k < 5; ++k)
     if (!is_integer(s.detail[static_cast<size_t>(k)]->dtype)) return "Kernel " + s.op + " kc/mr/nr is not an integer";
   if (s.detail[5]->dtype != DType::Bool) return "Kernel " + s.op + " `first` is not bool";
+  if (!g->integer() && s.detail[g->last_arg()]->dtype != DType::Bool) return "Kernel " + s.op + " `last` is not bool";
   for (int k : {3, 4}) {
     auto v = const_index(s.detail[static_cast<size_t>(k)]);
     const int lim = k == 3 ? g->mr : g->nr();

@@ -10,16 +10,19 @@
 //   gemm.<f32|f64>.<isa>.<MR>x<NV>   isa: avx512 (16 f32 / 8 f64 lanes), avx2 (8 / 4), portable (1)
 //     buf[..., i0, j0] = the C block over buf's last two axes (a buffer of rank 2 or more: the
 //     leading indices fix a batch element; row and column strides are buf's own);
-//     detail = (A panel: a Load of the first element, B panel likewise, kc, mr, nr, first: bool)
+//     detail = (A panel: a Load of the first element, B panel likewise, kc, mr, nr, first: bool,
+//     last: bool)
 //     For every i < mr, j < nr (mr <= MR, nr <= NR = NV * lanes):
 //       acc = first ? -0 : C[i0 + i, j0 + j]
 //       for k in [0, kc): acc = fma(A[k * MR + i], B[k * NR + j], acc)   (one rounding each)
-//       C[i0 + i, j0 + j] = acc
+//       C[i0 + i, j0 + j] = last ? canonical(acc) : acc
+//     canonical(x): the canonical NaN when x is a NaN (the fmas keep an operand NaN's payload
+//     and give a negative default NaN for Inf * 0), else x. The float tiles below do the same.
 //     The panels are packed k-major: A holds kc columns of MR rows, B kc rows of NR columns,
 //     zero beyond mr / nr. Elements of C outside mr x nr are neither read nor written.
 //
 //   gemm_sparse.<f32|f64>.<isa>.<MR>x<NV>   the gemm tile for a sparse A (2:4 / 1:2 kept terms)
-//     detail = (A values panel, B panel, kt, mr, nr, first, A k panel: an i32 scratch element).
+//     detail = (A values panel, B panel, kt, mr, nr, first, A k panel: an i32 scratch element, last).
 //     A holds kt kept terms per row, term-major: value A[t * MR + i], its k within the B panel
 //     Ak[t * MR + i] (0 <= Ak < the panel's kc). For every i < mr, j < nr:
 //       acc = first ? -0 : C[i0 + i, j0 + j]
@@ -36,7 +39,8 @@
 //
 //   gemm.bf16.<isa>.<MR>x<NV>        isa: avx512 (16 f32 lanes), portable (1)
 //     buf[i0, j0] = the C block of f32; detail = (A panel: bf16, B panel: bf16, kc, mr, nr, first,
-//     A range: an i32 scratch element (the A micro-panel's, see pack below), B range likewise).
+//     A range: an i32 scratch element (the A micro-panel's, see pack below), B range likewise,
+//     last).
 //     The panels hold k in pairs: A[((k / 2) * MR + i) * 2 + k % 2], B[((k / 2) * NR + j) * 2 +
 //     k % 2]; an odd kc is padded with -0 in A and +0 in B (a -0 product, which adds nothing).
 //     For every i < mr, j < nr: acc = first ? -0 : C[i0 + i, j0 + j]; for each pair q:
@@ -51,7 +55,8 @@
 //     buf[i0, j0] = the C block; detail = (A: a Load of its element [i0, k = 0], A's row axis and
 //     k axis (index constants), B: a Load of its element [k = 0, j0], B's k axis and column axis,
 //     k, m, n). For every i < m <= 4, j < n: acc = -0; for q in [0, k): acc = fma(A(i0 + i, q),
-//     B(q, j0 + j), acc); C[i0 + i, j0 + j] = acc — the gemm order, with A and B read in place.
+//     B(q, j0 + j), acc); C[i0 + i, j0 + j] = canonical(acc) — the gemm order, with A and B read
+//     in place.
 //
 //   pack.<src>.<panel>.w<W>          a packing kernel (BLIS's packm): W = MR or NR, G = 4 for
 //     u8/i8 panels (the k groups above), 2 for bf16 panels (the pairs above), else 1. buf[0] = the panel (rank-1 scratch of <panel>);
@@ -100,6 +105,9 @@ struct GemmUKernel {
   int group() const { return integer() ? 4 : bf16 ? 2 : 1; }  // k per packed group
   // Whether the kernel takes two i32 side arguments (integer: row/column terms; bf16: ranges).
   bool side_args() const { return integer() || bf16; }
+  // The number of detail arguments, and where a float tile's `last` flag is (the last one).
+  size_t args() const { return side_args() ? 8 + (bf16 ? 1 : 0) : sparse ? 8 : 7; }
+  size_t last_arg() const { return args() - 1; }
   std::string capability() const;  // the capability the ISA needs ("" for portable)
 };
 

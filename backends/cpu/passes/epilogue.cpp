@@ -108,7 +108,7 @@ void run_epilogue(Program& P) {
 
 }  // namespace
 
-StmtP epilogue_block(Program& P, const Stmt& epi, ExprP r0, ExprP c0, ExprP rows, ExprP cols, ExprP value) {
+StmtP epilogue_block(Program& P, const Stmt& epi, ExprP r0, ExprP c0, ExprP rows, ExprP cols) {
   const VarId a = P.add_var("er", DType::Index, VarRole::Loop), b = P.add_var("ec", DType::Index, VarRole::Loop);
   ExprP i = index_add(std::move(r0), make_var(a, DType::Index)), j = index_add(std::move(c0), make_var(b, DType::Index));
   auto la = make_loop(a, make_index(0), std::move(rows), make_index(1), epi.op_id);
@@ -117,7 +117,7 @@ StmtP epilogue_block(Program& P, const Stmt& epi, ExprP r0, ExprP c0, ExprP rows
   auto st = make_stmt(StmtKind::Store, epi.index.empty() ? kNone : epi.op_id);
   st->buf = epi.buf;
   st->index = {i, j};
-  st->value = substitute(value ? value : epi.value, {{epi.coords[0], i}, {epi.coords[1], j}});
+  st->value = substitute(epi.value, {{epi.coords[0], i}, {epi.coords[1], j}});
   lb->body.push_back(std::move(st));
   la->body.push_back(std::move(lb));
   return la;

@@ -5,9 +5,8 @@
 // value is a load of the buffer at its own coordinates, over extents equal to the buffer's
 // shape and to the view's declared extents (checked on entry); the buffer is written only
 // inside one earlier top-level statement, by Kernel statements and stores, and read by nothing
-// else (but by in-place updates of single elements); no statement from that writer up to the copy
-// reads or writes the view. The writers then target the view (a Kernel reads back only what it
-// wrote itself, an update the element it updates). Invalidates: buffer uses,
+// else; no statement from that writer up to the copy reads or writes the view. The writers then
+// target the view (a Kernel reads back only what it wrote itself). Invalidates: buffer uses,
 // lifetimes.
 #include <algorithm>
 
@@ -53,28 +52,11 @@ bool kernel_written(const Stmt& s, BufId b) {
   return kernel && !other;
 }
 
-// Whether store `c` of `b` reads `b` only at the element it writes (an in-place update of an
-// element the writer wrote before, e.g. a float result's NaNs made canonical).
-bool in_place_update(const Stmt& c, BufId b) {
-  if (c.kind != StmtKind::Store || c.buf != b || !c.value) return false;
-  for (const auto& i : c.index)
-    if (reads_buffer(*i, b)) return false;
-  if (c.guard && reads_buffer(*c.guard, b)) return false;
-  bool same = true;
-  map_loads(c.value, b, [&](const ExprP& ld) {
-    same = same && ld->args.size() == c.index.size();
-    for (size_t k = 0; same && k < ld->args.size(); ++k) same = same_expr(*ld->args[k], *c.index[k]);
-    return ld;
-  });
-  return same;
-}
-
-// The writer `w` reads `b` only through its Kernel calls (they read back their own block) and
-// in-place updates.
+// The writer `w` reads `b` only through its Kernel calls (they read back their own block).
 bool read_only_by_kernels(const Stmt& w, BufId b) {
   bool other = false;
   walk_nested(w, [&](const Stmt& c) {
-    if (c.kind == StmtKind::Kernel || in_place_update(c, b)) return;
+    if (c.kind == StmtKind::Kernel) return;
     for_each_expr(c, [&](const Expr& e) { other = other || reads_buffer(e, b); });
   });
   return !other;
@@ -82,12 +64,6 @@ bool read_only_by_kernels(const Stmt& w, BufId b) {
 
 void retarget(Stmt& w, BufId from, BufId to) {
   auto fix = [&](Stmt& c) {
-    if (c.kind == StmtKind::Store && c.buf == from && c.value)
-      c.value = map_loads(c.value, from, [&](const ExprP& ld) {
-        auto n = std::make_shared<Expr>(*ld);
-        n->buf = to;
-        return ExprP(n);
-      });
     if ((c.kind == StmtKind::Kernel || c.kind == StmtKind::Store) && c.buf == from) c.buf = to;
     for (auto& o : c.outputs)
       if (o == from) o = to;

@@ -414,6 +414,7 @@ class Writer {
            << expr(*s.detail[3]) << ", " << expr(*s.detail[4]) << ", " << expr(*s.detail[5]);
     if (g->side_args()) out << ", " << addr(*s.detail[6]) << ", " << addr(*s.detail[7]);
     if (g->sparse) out << ", " << addr(*s.detail[6]);
+    if (!g->integer()) out << ", " << expr(*s.detail[g->last_arg()]);
     out << ");\n";
   }
 

@@ -3,14 +3,17 @@
 // computes; a Kernel statement of the CPU IR calls one). The loops around them, the packing of
 // their panels and their scratch are ordinary generated code.
 //
-// gemm_<isa><T, MR, NV>(c, rs, cs, a, b, kc, mr, nr, first): an MR x NR register tile of C
+// gemm_<isa><T, MR, NV>(c, rs, cs, a, b, kc, mr, nr, first, last): an MR x NR register tile of C
 // (NR = NV vectors) accumulated over kc packed columns of A (k-major, MR per k) and rows of B
 // (k-major, NR per k). Each element is one accumulator taken through the k in order with one
 // fused multiply-add each — acc = fma(a, b, acc) — starting from -0 (first) or from C: the
 // "sequential-fused" order the implementation declares, which the interpreter reproduces.
-// Only the mr x nr corner is read and written; rs/cs are C's row and column strides.
+// Only the mr x nr corner is read and written; rs/cs are C's row and column strides. With last
+// (the call that adds each element's last term) every NaN is stored as the canonical NaN: the
+// fmas carry an operand NaN's payload and give x86's negative default NaN for Inf * 0, while a
+// computed NaN of the language is canonical. The float tiles below do the same.
 //
-// sgemm_<isa><T, MR, NV>(c, rs, cs, a, b, kt, mr, nr, first, ak): the same tile for a sparse A
+// sgemm_<isa><T, MR, NV>(c, rs, cs, a, b, kt, mr, nr, first, ak, last): the same tile for a sparse A
 // (2:4 / 1:2): kt kept terms per row, a[t * MR + i] the value of row i's term t and ak[t * MR + i]
 // its k within the B panel; acc = fma(a, B[ak * NR + j], acc) per kept term, t ascending (the
 // rows of a tile keep different k). Kept terms only: a dropped k is no term at all.
@@ -20,7 +23,7 @@
 // sums four u8*i8 products into each i32 lane). C = (first ? 0 : C) + A*B + row[i] + col[j],
 // all modulo 2^32 (unsigned arithmetic: integer sums wrap, and then any order is exact).
 //
-// bgemm_<isa><MR, NV>(c, rs, cs, a, b, kc, mr, nr, first, arange, brange): the f32 tile for bf16
+// bgemm_<isa><MR, NV>(c, rs, cs, a, b, kc, mr, nr, first, arange, brange, last): the f32 tile for bf16
 // panels holding k in pairs, each pair taken second first with one fma per term (the
 // "sequential-fused-pairs" order). The avx512 variant runs AVX512-BF16's vdpbf16ps, which
 // computes exactly that except that it flushes subnormal inputs, products and partial sums to
@@ -37,7 +40,8 @@
 // of C and any number of columns, reading A (strides sam, sak) and B (sbk, sbn) in place, without
 // packing: for a matrix-vector or few-row product, where packing B would read it twice. Columns
 // go in blocks whose accumulators stay in L1, and each k reads a contiguous stretch of B's row
-// (when its column stride is 1, as vectors), so B streams from memory once, in order.
+// (when its column stride is 1, as vectors), so B streams from memory once, in order. Its sums
+// are complete: NaNs are stored canonical.
 //
 // pack<W, G>(panel, src, sf, sk, n, kc, kcp, convert[, terms, factor]): BLIS's packm. Copies
 // the n x kc block of src (strides sf along the free axis, sk along k) into micro-panels of W
@@ -48,15 +52,22 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+
+#include "kir_rt.h"
 #if defined(__AVX2__) || defined(__AVX512F__)
 #include <immintrin.h>
 #endif
 
 namespace kir_uk {
 
+// The canonical NaN in place of any NaN (an operand's payload, or x86's negative default NaN
+// for Inf * 0): what every NaN of a computed result is (docs/numerics.md).
+inline float canon(float x) { return kir_rt::canon_f32(x); }
+inline double canon(double x) { return kir_rt::canon_f64(x); }
+
 template <class T, int MR, int NV>
 inline void gemm_portable(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int64_t kc, int64_t mr, int64_t nr,
-                          bool first) {
+                          bool first, bool last) {
   constexpr int NR = NV;
   T acc[MR][NR];
   for (int i = 0; i < MR; ++i)
@@ -65,7 +76,7 @@ inline void gemm_portable(T* c, int64_t rs, int64_t cs, const T* a, const T* b, 
     for (int i = 0; i < MR; ++i)
       for (int j = 0; j < NR; ++j) acc[i][j] = std::fma(a[k * MR + i], b[k * NR + j], acc[i][j]);
   for (int i = 0; i < mr; ++i)
-    for (int j = 0; j < nr; ++j) c[i * rs + j * cs] = acc[i][j];
+    for (int j = 0; j < nr; ++j) c[i * rs + j * cs] = last ? canon(acc[i][j]) : acc[i][j];
 }
 
 template <class T>
@@ -90,7 +101,7 @@ inline void gemv(T* c, int64_t rs, int64_t cs, const T* a, int64_t sam, int64_t 
       }
     }
     for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < jb; ++j) c[i * rs + (j0 + j) * cs] = acc[i][j];
+      for (int64_t j = 0; j < jb; ++j) c[i * rs + (j0 + j) * cs] = canon(acc[i][j]);
   }
 }
 
@@ -227,7 +238,7 @@ inline void pack_bf16(uint16_t* panel, const uint16_t* src, int64_t sf, int64_t 
 
 template <int MR, int NV>
 inline void bgemm_portable(float* c, int64_t rs, int64_t cs, const uint16_t* a, const uint16_t* b, int64_t kc, int64_t mr,
-                           int64_t nr, bool first, const int32_t*, const int32_t*) {
+                           int64_t nr, bool first, const int32_t*, const int32_t*, bool last) {
   constexpr int NR = NV;
   float acc[MR][NR];
   for (int i = 0; i < MR; ++i)
@@ -241,7 +252,7 @@ inline void bgemm_portable(float* c, int64_t rs, int64_t cs, const uint16_t* a, 
         acc[i][j] = std::fma(bf16_value(ap[0]), bf16_value(bp[0]), acc[i][j]);
       }
   for (int i = 0; i < mr; ++i)
-    for (int j = 0; j < nr; ++j) c[i * rs + j * cs] = acc[i][j];
+    for (int j = 0; j < nr; ++j) c[i * rs + j * cs] = last ? canon(acc[i][j]) : acc[i][j];
 }
 
 template <int MR, int NV>
@@ -264,7 +275,7 @@ inline void igemm_portable(int32_t* c, int64_t rs, int64_t cs, const uint8_t* a,
 
 template <class T, int MR, int NV>
 inline void sgemm_portable(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int64_t kt, int64_t mr, int64_t nr,
-                           bool first, const int32_t* ak) {
+                           bool first, const int32_t* ak, bool last) {
   constexpr int NR = NV;
   T acc[MR][NR];
   for (int i = 0; i < MR; ++i)
@@ -275,13 +286,41 @@ inline void sgemm_portable(T* c, int64_t rs, int64_t cs, const T* a, const T* b,
       for (int j = 0; j < NR; ++j) acc[i][j] = std::fma(a[t * MR + i], brow[j], acc[i][j]);
     }
   for (int i = 0; i < MR && i < mr; ++i)
-    for (int j = 0; j < NR && j < nr; ++j) c[i * rs + j * cs] = acc[i][j];
+    for (int j = 0; j < NR && j < nr; ++j) c[i * rs + j * cs] = last ? canon(acc[i][j]) : acc[i][j];
+}
+
+// Stores the mr x nr corner of a register tile of MR rows by NV vectors into C (row stride rs,
+// column stride cs); a final tile (last: its element's last term is in) has its NaNs made
+// canonical in the registers first.
+template <class V, int MR, int NV, class T>
+inline void store_tile(T* c, int64_t rs, int64_t cs, typename V::vec (&acc)[MR][NV], int64_t mr, int64_t nr, bool last) {
+  constexpr int L = V::lanes, NR = NV * L;
+  alignas(64) T tmp[NR];
+  if (last)
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 8
+      for (int j = 0; j < NV; ++j) acc[i][j] = V::canon(acc[i][j]);
+  for (int i = 0; i < MR; ++i) {
+    if (i >= mr) break;
+    if (cs == 1) {
+#pragma GCC unroll 8
+      for (int j = 0; j < NV; ++j) {
+        const int64_t w = nr - int64_t{j} * L;
+        V::store_n(c + i * rs + j * L, acc[i][j], static_cast<int>(w < 0 ? 0 : w > L ? L : w));
+      }
+    } else {
+#pragma GCC unroll 8
+      for (int j = 0; j < NV; ++j) V::store(tmp + j * L, acc[i][j]);
+      for (int j = 0; j < nr; ++j) c[i * rs + j * cs] = tmp[j];
+    }
+  }
 }
 
 // The register tile shared by the SIMD variants; V supplies the vector type and operations.
 template <class V, class T, int MR, int NV>
 inline void gemm_simd(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int64_t kc, int64_t mr, int64_t nr,
-                      bool first) {
+                      bool first, bool last) {
   constexpr int L = V::lanes, NR = NV * L;
   typename V::vec acc[MR][NV];
   T tmp[NR];
@@ -315,23 +354,13 @@ inline void gemm_simd(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int6
       for (int j = 0; j < NV; ++j) acc[i][j] = V::fma(ai, bv[j], acc[i][j]);
     }
   }
-  for (int i = 0; i < MR; ++i) {
-    if (i >= mr) break;
-    if (cs == 1) {
-#pragma GCC unroll 8
-      for (int j = 0; j < NV; ++j) V::store_n(c + i * rs + j * L, acc[i][j], width(j));
-    } else {
-#pragma GCC unroll 8
-      for (int j = 0; j < NV; ++j) V::store(tmp + j * L, acc[i][j]);
-      for (int j = 0; j < nr; ++j) c[i * rs + j * cs] = tmp[j];
-    }
-  }
+  store_tile<V, MR, NV>(c, rs, cs, acc, mr, nr, last);
 }
 
 // The sparse tile (sgemm above): each row's kept term t reads the B panel row at its own k.
 template <class V, class T, int MR, int NV>
 inline void sgemm_simd(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int64_t kt, int64_t mr, int64_t nr,
-                       bool first, const int32_t* ak) {
+                       bool first, const int32_t* ak, bool last) {
   constexpr int L = V::lanes, NR = NV * L;
   typename V::vec acc[MR][NV];
   T tmp[NR];
@@ -362,17 +391,7 @@ inline void sgemm_simd(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int
       for (int j = 0; j < NV; ++j) acc[i][j] = V::fma(ai, V::load(brow + j * L), acc[i][j]);
     }
   }
-  for (int i = 0; i < MR; ++i) {
-    if (i >= mr) break;
-    if (cs == 1) {
-#pragma GCC unroll 8
-      for (int j = 0; j < NV; ++j) V::store_n(c + i * rs + j * L, acc[i][j], width(j));
-    } else {
-#pragma GCC unroll 8
-      for (int j = 0; j < NV; ++j) V::store(tmp + j * L, acc[i][j]);
-      for (int j = 0; j < nr; ++j) c[i * rs + j * cs] = tmp[j];
-    }
-  }
+  store_tile<V, MR, NV>(c, rs, cs, acc, mr, nr, last);
 }
 
 #if defined(__AVX512F__)
@@ -387,6 +406,7 @@ struct Avx512<float> {
   static vec bcast(float x) { return _mm512_set1_ps(x); }
   static vec fma(vec a, vec b, vec c) { return _mm512_fmadd_ps(a, b, c); }
   static void store(float* p, vec v) { _mm512_storeu_ps(p, v); }
+  static vec canon(vec v) { return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), v, _mm512_set1_ps(kir_rt::f32_nan())); }
   static __mmask16 mask(int n) { return static_cast<__mmask16>((1u << n) - 1u); }
   static vec load_n(const float* p, int n) {
     return n == lanes ? load(p) : _mm512_mask_loadu_ps(negzero(), mask(n), p);
@@ -405,6 +425,7 @@ struct Avx512<double> {
   static vec bcast(double x) { return _mm512_set1_pd(x); }
   static vec fma(vec a, vec b, vec c) { return _mm512_fmadd_pd(a, b, c); }
   static void store(double* p, vec v) { _mm512_storeu_pd(p, v); }
+  static vec canon(vec v) { return _mm512_mask_blend_pd(_mm512_cmp_pd_mask(v, v, _CMP_UNORD_Q), v, _mm512_set1_pd(kir_rt::f64_nan())); }
   static __mmask8 mask(int n) { return static_cast<__mmask8>((1u << n) - 1u); }
   static vec load_n(const double* p, int n) {
     return n == lanes ? load(p) : _mm512_mask_loadu_pd(negzero(), mask(n), p);
@@ -416,13 +437,13 @@ struct Avx512<double> {
 };
 template <class T, int MR, int NV>
 inline void gemm_avx512(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int64_t kc, int64_t mr, int64_t nr,
-                        bool first) {
-  gemm_simd<Avx512<T>, T, MR, NV>(c, rs, cs, a, b, kc, mr, nr, first);
+                        bool first, bool last) {
+  gemm_simd<Avx512<T>, T, MR, NV>(c, rs, cs, a, b, kc, mr, nr, first, last);
 }
 template <class T, int MR, int NV>
 inline void sgemm_avx512(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int64_t kt, int64_t mr, int64_t nr,
-                        bool first, const int32_t* ak) {
-  sgemm_simd<Avx512<T>, T, MR, NV>(c, rs, cs, a, b, kt, mr, nr, first, ak);
+                        bool first, const int32_t* ak, bool last) {
+  sgemm_simd<Avx512<T>, T, MR, NV>(c, rs, cs, a, b, kt, mr, nr, first, ak, last);
 }
 
 #if defined(__AVX512VNNI__)
@@ -497,7 +518,7 @@ inline void dpbf16(__m512& acc, __m512i a, __m512i b) { acc = _mm512_dpbf16_ps(a
 
 template <int MR, int NV>
 inline void bgemm_avx512(float* c, int64_t rs, int64_t cs, const uint16_t* a, const uint16_t* b, int64_t kc, int64_t mr,
-                         int64_t nr, bool first, const int32_t* arange, const int32_t* brange) {
+                         int64_t nr, bool first, const int32_t* arange, const int32_t* brange, bool last) {
   using V = Avx512<float>;
   constexpr int L = 16, NR = NV * L;
   __m512 acc[MR][NV];
@@ -574,17 +595,7 @@ inline void bgemm_avx512(float* c, int64_t rs, int64_t cs, const uint16_t* a, co
       }
     }
   }
-  for (int i = 0; i < MR; ++i) {
-    if (i >= mr) break;
-    if (cs == 1) {
-#pragma GCC unroll 8
-      for (int j = 0; j < NV; ++j) V::store_n(c + i * rs + j * L, acc[i][j], width(j));
-    } else {
-#pragma GCC unroll 8
-      for (int j = 0; j < NV; ++j) V::store(tmp + j * L, acc[i][j]);
-      for (int j = 0; j < nr; ++j) c[i * rs + j * cs] = tmp[j];
-    }
-  }
+  store_tile<V, MR, NV>(c, rs, cs, acc, mr, nr, last);
 }
 #endif
 
@@ -600,6 +611,7 @@ struct Avx2<float> {
   static vec bcast(float x) { return _mm256_set1_ps(x); }
   static vec fma(vec a, vec b, vec c) { return _mm256_fmadd_ps(a, b, c); }
   static void store(float* p, vec v) { _mm256_storeu_ps(p, v); }
+  static vec canon(vec v) { return _mm256_blendv_ps(v, _mm256_set1_ps(kir_rt::f32_nan()), _mm256_cmp_ps(v, v, _CMP_UNORD_Q)); }
   static __m256i mask(int n) { return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)); }
   static vec load_n(const float* p, int n) {
     return n == lanes ? load(p) : _mm256_blendv_ps(negzero(), _mm256_maskload_ps(p, mask(n)), _mm256_castsi256_ps(mask(n)));
@@ -618,6 +630,7 @@ struct Avx2<double> {
   static vec bcast(double x) { return _mm256_set1_pd(x); }
   static vec fma(vec a, vec b, vec c) { return _mm256_fmadd_pd(a, b, c); }
   static void store(double* p, vec v) { _mm256_storeu_pd(p, v); }
+  static vec canon(vec v) { return _mm256_blendv_pd(v, _mm256_set1_pd(kir_rt::f64_nan()), _mm256_cmp_pd(v, v, _CMP_UNORD_Q)); }
   static __m256i mask(int n) { return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3)); }
   static vec load_n(const double* p, int n) {
     return n == lanes ? load(p) : _mm256_blendv_pd(negzero(), _mm256_maskload_pd(p, mask(n)), _mm256_castsi256_pd(mask(n)));
@@ -629,13 +642,13 @@ struct Avx2<double> {
 };
 template <class T, int MR, int NV>
 inline void gemm_avx2(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int64_t kc, int64_t mr, int64_t nr,
-                      bool first) {
-  gemm_simd<Avx2<T>, T, MR, NV>(c, rs, cs, a, b, kc, mr, nr, first);
+                      bool first, bool last) {
+  gemm_simd<Avx2<T>, T, MR, NV>(c, rs, cs, a, b, kc, mr, nr, first, last);
 }
 template <class T, int MR, int NV>
 inline void sgemm_avx2(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int64_t kt, int64_t mr, int64_t nr,
-                        bool first, const int32_t* ak) {
-  sgemm_simd<Avx2<T>, T, MR, NV>(c, rs, cs, a, b, kt, mr, nr, first, ak);
+                        bool first, const int32_t* ak, bool last) {
+  sgemm_simd<Avx2<T>, T, MR, NV>(c, rs, cs, a, b, kt, mr, nr, first, ak, last);
 }
 #endif
 
