@@ -58,8 +58,10 @@ enum class AtomicSchedule { Sequential, Interleaved };
 
 // How region_fold / region_scan cut their source (the language allows any contiguous, ordered,
 // covering segmentation, seed 000 §9): the whole source as one segment (canonical), one segment
-// per element, or seeded random segments (policy_seed; each executed region op draws its own).
-enum class Segmentation { Whole, PerElement, Random };
+// per element, seeded random segments (policy_seed; each executed region op draws its own), or
+// blocks of `region_block` elements from the start, the last one shorter (the CPU backend's
+// region_fold.blocks; per op by Options::region_blocks_at).
+enum class Segmentation { Whole, PerElement, Random, Blocks };
 
 // How contract / sparse_contract / scaled_contract accumulate a float result element (the
 // language allows any order): Canonical is the exact sum of the exact products rounded once;
@@ -112,6 +114,10 @@ struct Options {
   uint64_t policy_seed = 0;       // seed of the Shuffle order
   Segmentation segmentation = Segmentation::Whole;
   uint64_t segmentation_seed = 0;  // seed of the Random segmentation
+  int64_t region_block = 0;        // elements per segment of the Blocks segmentation (> 0)
+  // Per region op, by its location: the blocks segmentation a backend declares for it (B > 0
+  // elements per segment, the last one shorter); ops not listed use `segmentation`.
+  std::map<std::string, int64_t> region_blocks_at;
   AccumulationOrder accumulation = AccumulationOrder::Canonical;
   // Per op, by its location ("file:line:col"): the order a backend declares for that op (the
   // oracle fills it from the backend's bindings); ops not listed use `accumulation`.

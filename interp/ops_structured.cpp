@@ -13,7 +13,8 @@
 //  * region_fold / region_scan: canonically segmentation "whole" (one slice = the whole source):
 //    region_fold = summarize(source, operands) (identity when empty); region_scan outputs =
 //    emit(source, initial_state, operands), final = apply(summarize(source, operands), initial).
-//    Options::segmentation may cut the source per element or at seeded random points instead:
+//    Options::segmentation may cut the source per element, at seeded random points or in blocks
+//    of B elements instead (Options::region_blocks_at: per op, the blocks a backend declares):
 //    fold = combine of the segment summaries left to right; scan = per segment emit from the
 //    incoming state, then state = apply(summarize(segment), state), outputs concatenated.
 //    Every source component is sliced alike, so an `indices(axis)` component keeps its absolute
@@ -289,11 +290,22 @@ int64_t region_extent(const Operation& op, const std::vector<Value>& sources, in
   return n;
 }
 
-// The segments of [0, n) under Options::segmentation (n > 0): whole, per element, or seeded
-// random (at least two segments when n > 1; each executed region op draws its own).
-laws::Segments eval_segments(Engine& E, int64_t n) {
+// Blocks of `block` elements from the start of [0, n), the last one shorter.
+laws::Segments block_segments(int64_t n, int64_t block) {
+  laws::Segments segs;
+  for (int64_t b = 0; b < n; b += std::min(block, n - b)) segs.push_back({b, std::min(b + block, n)});
+  return segs;
+}
+
+// The segments of [0, n) for `op` (n > 0): the blocks its backend declared
+// (Options::region_blocks_at), else Options::segmentation: whole, per element, seeded random
+// (at least two segments when n > 1; each executed region op draws its own) or blocks.
+laws::Segments eval_segments(Engine& E, const Operation& op, int64_t n) {
   const uint64_t salt = E.region_runs++;
+  if (auto it = E.opts.region_blocks_at.find(op.loc.str()); it != E.opts.region_blocks_at.end())
+    return block_segments(n, it->second);
   switch (E.opts.segmentation) {
+    case Segmentation::Blocks: return block_segments(n, E.opts.region_block);
     case Segmentation::Whole: return {{0, n}};
     case Segmentation::PerElement: return laws::segmentations(n, 0, 0, 0).front().segs;
     case Segmentation::Random: return laws::segmentations(n, E.opts.segmentation_seed, salt, 1).back().segs;
@@ -320,7 +332,7 @@ Flow op_region_fold(Engine& E, Frame& f, const Operation& op) {
   if (E.laws) E.check_fold_laws(op, parts[0], parts[1].at(0), parts[2], axis, n);
   // Segment summaries combined left to right (one segment: summarize alone).
   std::optional<Value> acc;
-  for (const auto& [b, e] : eval_segments(E, n)) {
+  for (const auto& [b, e] : eval_segments(E, op, n)) {
     Value s = E.call_function(E.helper(op, "summarize"), with_range(parts[0], axis, b, e, n, parts[2]), op).at(0);
     acc = acc ? E.call_function(E.helper(op, "combine"), {*acc, s}, op).at(0) : std::move(s);
   }
@@ -337,7 +349,7 @@ Flow op_region_scan(Engine& E, Frame& f, const Operation& op) {
   // Per segment: its outputs from the incoming state, then the state moved past it.
   std::vector<std::vector<Value>> seg_outs;
   Value final_state = init;
-  const laws::Segments segs = n > 0 ? eval_segments(E, n) : laws::Segments{{0, 0}};
+  const laws::Segments segs = n > 0 ? eval_segments(E, op, n) : laws::Segments{{0, 0}};
   for (const auto& [b, e] : segs) {
     std::vector<Value> emit_args = with_range(parts[0], axis, b, e, n, {});
     emit_args.push_back(final_state);

@@ -21,7 +21,7 @@ bool seed_of(const std::string& v, uint64_t& out) {
 std::string apply_policy(const std::string& p, Options& opts) {
   const std::string usage =
       "policy takes parallel=canonical|reverse|shuffle:SEED, atomics=sequential|interleaved:SEED, "
-      "region=whole|element|random:SEED, accumulation=canonical|sequential|sequential-fused|sequential-fused-pairs, lanes=L[:C] (C a multiple of L) or scan=blocks:C, "
+      "region=whole|element|random:SEED|blocks:B, accumulation=canonical|sequential|sequential-fused|sequential-fused-pairs, lanes=L[:C] (C a multiple of L) or scan=blocks:C, "
       "got '" + p + "'";
   if (p == "region=whole" || p == "region=element") {
     opts.segmentation = p == "region=whole" ? Segmentation::Whole : Segmentation::PerElement;
@@ -30,6 +30,13 @@ std::string apply_policy(const std::string& p, Options& opts) {
   if (p.rfind("region=random:", 0) == 0) {
     if (!seed_of(p.substr(14), opts.segmentation_seed)) return usage;
     opts.segmentation = Segmentation::Random;
+    return "";
+  }
+  if (p.rfind("region=blocks:", 0) == 0) {  // the CPU backend's region_fold.blocks: B elements per segment
+    uint64_t b = 0;
+    if (!seed_of(p.substr(14), b) || b == 0 || b > (uint64_t{1} << 62)) return usage;
+    opts.segmentation = Segmentation::Blocks;
+    opts.region_block = static_cast<int64_t>(b);
     return "";
   }
   if (p.rfind("scan=blocks:", 0) == 0) {  // the CPU backend's scan order: blocks of C points

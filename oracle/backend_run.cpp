@@ -188,6 +188,9 @@ interp::Options declared_order_options(const cpu::Program& p) {
     if (b.order == "blocks")
       for (const auto& [name, v] : b.params)
         if (name == "block") o.scan_blocks_at[loc] = v;
+    if (b.order == "segments")
+      for (const auto& [name, v] : b.params)
+        if (name == "region_block" && v > 0) o.region_blocks_at[loc] = v;
   }
   return o;
 }

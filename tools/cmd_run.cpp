@@ -7,7 +7,7 @@
 // an intermediate value; --envelope prints one envelope-log line (interp/envelope_log.h) per
 // reduce/scan/contract execution; --policy parallel=canonical|reverse|shuffle:SEED picks the
 // order of the points of every parallel, --policy atomics=interleaved:SEED interleaves their
-// atomics under a seeded scheduler, --policy region=whole|element|random:SEED segments every
+// atomics under a seeded scheduler, --policy region=whole|element|random:SEED|blocks:B segments every
 // region_fold/region_scan, --policy lanes=L[:C] folds every reduce in the CPU backend's lanes
 // order, --policy accumulation=canonical|sequential picks how the contract
 // family accumulates float results (interp::AccumulationOrder); --check-laws checks the
@@ -256,7 +256,7 @@ void register_run_command(CLI::App& app, int& exit_code) {
   run_cmd->add_option("--dump", args.dumps, "Print every definition of value %NAME with all its elements (repeatable)");
   run_cmd->add_option("--policy", args.policies,
                       "parallel=canonical|reverse|shuffle:SEED (order of parallel points); atomics=sequential|interleaved:SEED; "
-                      "region=whole|element|random:SEED (segmentation of region_fold/region_scan); "
+                      "region=whole|element|random:SEED|blocks:B (segmentation of region_fold/region_scan); "
                       "accumulation=canonical|sequential|sequential-fused|sequential-fused-pairs (float contract sums: "
                       "exact then rounded once, or term by term in reduce order, rounding each product, with one fma "
                       "per term, or fma per term in pairs of reduce points, the second first); lanes=L[:C] (every reduce in L lanes and blocks of C points, "

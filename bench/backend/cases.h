@@ -68,6 +68,7 @@ struct Bench {
   void int8_contract(int64_t S);
   void mx_contract(int64_t S);
   void sparse_contract(int64_t S);
+  void flash_attention(int64_t M, int64_t N);
   void q4k_matvec(int64_t N, int64_t K);
   void fused_gelu(int64_t S);
   // cases_memory.cpp

@@ -507,4 +507,73 @@ void Bench::q4k_matvec(int64_t N, int64_t K) {
   }
 }
 
+// Single-head attention, M queries x N keys, D = E = 64 (flash_attn): the default row folds the
+// keys in blocks of region_block (region_fold.blocks: the scores of one block, M x B, stay in
+// cache) against the same kernel with the whole key axis as one segment (row
+// avx512-12x2-whole: M x N scores materialized). The two segmentations round differently, so
+// the check compares them to a double-precision softmax.
+void Bench::flash_attention(int64_t M, int64_t N) {
+  const std::string name = fmt("flash attention %lldx%lld, D=E=64", static_cast<long long>(M), static_cast<long long>(N));
+  if (!want(name)) return;
+  std::fprintf(stderr, "%s\n", name.c_str());
+  const int64_t D = 64, E = 64;
+  Buffer<float> q(static_cast<size_t>(M * D)), k(static_cast<size_t>(N * D)), v(static_cast<size_t>(N * E)),
+      ob(static_cast<size_t>(M * E)), ow(static_cast<size_t>(M * E));
+  uint64_t seed = 71;
+  auto fill = [&](Buffer<float>& b) {
+    for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(static_cast<int64_t>(mix(seed) % 2001) - 1000) / 500.0f;
+  };
+  fill(q);
+  fill(k);
+  fill(v);
+  pause_ms(300);
+  const std::map<std::string, int64_t> ext = {{"M", M}, {"N", N}, {"D", D}, {"E", E}};
+  // Reference rows (the first 8 queries) in double.
+  std::vector<double> ref(static_cast<size_t>(8 * E), 0.0);
+  for (int64_t i = 0; i < 8 && i < M; ++i) {
+    std::vector<double> s(static_cast<size_t>(N));
+    double mx = -1e300, l = 0;
+    for (int64_t j = 0; j < N; ++j) {
+      double acc = 0;
+      for (int64_t c = 0; c < D; ++c) acc += static_cast<double>(q[static_cast<size_t>(i * D + c)]) * k[static_cast<size_t>(j * D + c)];
+      s[static_cast<size_t>(j)] = acc * 0.125;
+      mx = std::max(mx, s[static_cast<size_t>(j)]);
+    }
+    for (int64_t j = 0; j < N; ++j) {
+      const double p = std::exp(s[static_cast<size_t>(j)] - mx);
+      l += p;
+      for (int64_t c = 0; c < E; ++c) ref[static_cast<size_t>(i * E + c)] += p * v[static_cast<size_t>(j * E + c)];
+    }
+    for (int64_t c = 0; c < E; ++c) ref[static_cast<size_t>(i * E + c)] /= l;
+  }
+  auto err = [&](const Buffer<float>& o) {
+    double e = 0;
+    for (size_t i = 0; i < ref.size(); ++i) e = std::max(e, std::fabs(o[i] - ref[i]));
+    return e;
+  };
+  for (int t : thread_counts(opt)) {
+    KirRun kr = measure_kir(ks, "flash_attn", {{"q", {q.data(), {M, D}}}, {"k", {k.data(), {N, D}}}, {"v", {v.data(), {N, E}}}, {"o", {ob.data(), {M, E}}}},
+                            ext, t, opt.reps);
+    pause_ms(50);
+    KirRun whole = measure_kir(ks, "flash_attn_whole",
+                               {{"q", {q.data(), {M, D}}}, {"k", {k.data(), {N, D}}}, {"v", {v.data(), {N, E}}}, {"o", {ow.data(), {M, E}}}}, ext, t,
+                               opt.reps);
+    Row r;
+    r.name = name;
+    r.threads = t;
+    set_kir(r, kr);
+    set_anchor(r, "kir whole key axis (region_block 0)", AnchorRun{whole.t, whole.note});
+    if (!whole.ok()) r.anchor_s = kNaN;
+    r.work = 2.0 * static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(D + E);
+    r.unit = "GFLOP/s";
+    r.goal = Goal::Info;
+    if (kr.ok() && whole.ok()) {
+      const double eb = err(ob), ew = err(ow);
+      r.check = fmt("max|o-ref| blocks %.1e, whole %.1e (first 8 rows, bound 1e-4)", eb, ew);
+      r.check_failed = !(eb < 1e-4 && ew < 1e-4);
+    }
+    add(r);
+  }
+}
+
 }  // namespace kbench

@@ -42,6 +42,113 @@ fn @add_acc(%a: f32[R], %b: f32[R]) -> f32[R] {
   return(%r)
 }
 
+// Single-head attention softmax(Q K^T / 8) V as a region_fold over the keys (the FlashAttention
+// form of examples/flash_attention.kir with the scale fixed): the default row folds it in
+// blocks of region_block keys (region_fold.blocks), the variant flash_attn_whole summarizes
+// all keys at once (row avx512-12x2-whole).
+fn @fa_shift(%m: f32[R]) -> f32[R] {
+  %ninf = const() {value = -inf} : f32
+  %nb = broadcast(%ninf) {dims = []} : f32[R]
+  %fin = cmp(%m, %nb) {pred = ne} : bool[R]
+  %zf = const() {value = 0.0} : f32
+  %zb = broadcast(%zf) {dims = []} : f32[R]
+  %s = select(%fin, %m, %zb) : f32[R]
+  return(%s)
+}
+
+fn @fa_summarize(%k: f32[S, D], %v: f32[S, E], %q: f32[M, D]) -> tuple<f32[M], f32[M], f32[M, E]> {
+  %qk = contract(%q, %k) {batch = [], reduce = [[1, 1]]} : f32[M, S]
+  %scale = const() {value = 0.125} : f32
+  %sb = broadcast(%scale) {dims = []} : f32[M, S]
+  %x = mul(%qk, %sb) : f32[M, S]
+  %ninf = const() {value = -inf} : f32
+  %mid = full(%ninf) : f32[M]
+  %m = reduce(%x, %mid) {axes = [1], combine = @max_acc} : f32[M]
+  %sh = call(%m) {callee = @fa_shift} : f32[M]
+  %shb = broadcast(%sh) {dims = [0]} : f32[M, S]
+  %d = sub(%x, %shb) : f32[M, S]
+  %p = exp(%d) : f32[M, S]
+  %zf = const() {value = 0.0} : f32
+  %lid = full(%zf) : f32[M]
+  %l = reduce(%p, %lid) {axes = [1], combine = @add_acc} : f32[M]
+  %acc = contract(%p, %v) {batch = [], reduce = [[1, 0]]} : f32[M, E]
+  %r = tuple(%m, %l, %acc) : tuple<f32[M], f32[M], f32[M, E]>
+  return(%r)
+}
+
+fn @fa_combine(%a: tuple<f32[M], f32[M], f32[M, E]>, %b: tuple<f32[M], f32[M], f32[M, E]>) -> tuple<f32[M], f32[M], f32[M, E]> {
+  %ma = tuple.get(%a) {index = 0} : f32[M]
+  %la = tuple.get(%a) {index = 1} : f32[M]
+  %acca = tuple.get(%a) {index = 2} : f32[M, E]
+  %mb = tuple.get(%b) {index = 0} : f32[M]
+  %lb = tuple.get(%b) {index = 1} : f32[M]
+  %accb = tuple.get(%b) {index = 2} : f32[M, E]
+  %m = max(%ma, %mb) : f32[M]
+  %sh = call(%m) {callee = @fa_shift} : f32[M]
+  %da = sub(%ma, %sh) : f32[M]
+  %alpha = exp(%da) : f32[M]
+  %db = sub(%mb, %sh) : f32[M]
+  %beta = exp(%db) : f32[M]
+  %la2 = mul(%la, %alpha) : f32[M]
+  %lb2 = mul(%lb, %beta) : f32[M]
+  %l = add(%la2, %lb2) : f32[M]
+  %ab = broadcast(%alpha) {dims = [0]} : f32[M, E]
+  %bb = broadcast(%beta) {dims = [0]} : f32[M, E]
+  %acca2 = mul(%acca, %ab) : f32[M, E]
+  %accb2 = mul(%accb, %bb) : f32[M, E]
+  %acc = add(%acca2, %accb2) : f32[M, E]
+  %r = tuple(%m, %l, %acc) : tuple<f32[M], f32[M], f32[M, E]>
+  return(%r)
+}
+
+kernel @flash_attn(%q: In<f32[M, D]>, %k: In<f32[N, D]>, %v: In<f32[N, E]>, %o: Out<f32[M, E]>) {
+  %zero = const() {value = 0} : index
+  %m = dim(%q) {axis = 0} : index
+  %n = dim(%k) {axis = 0} : index
+  %d = dim(%q) {axis = 1} : index
+  %e = dim(%v) {axis = 1} : index
+  %dm = domain(%zero, %m) : domain<M>
+  %dn = domain(%zero, %n) : domain<N>
+  %dd = domain(%zero, %d) : domain<D>
+  %de = domain(%zero, %e) : domain<E>
+  %im = indices(%dm) : index[M]
+  %in = indices(%dn) : index[N]
+  %id = indices(%dd) : index[D]
+  %ie = indices(%de) : index[E]
+  %qr = broadcast(%im) {dims = [0]} : index[M, D]
+  %qc = broadcast(%id) {dims = [1]} : index[M, D]
+  %qrel = relation(%qr, %qc) : relation<2 -> [M, D]>
+  %qv = view.load(%q, %qrel) : f32[M, D]
+  %kr = broadcast(%in) {dims = [0]} : index[N, D]
+  %kc = broadcast(%id) {dims = [1]} : index[N, D]
+  %krel = relation(%kr, %kc) : relation<2 -> [N, D]>
+  %kv = view.load(%k, %krel) : f32[N, D]
+  %vr = broadcast(%in) {dims = [0]} : index[N, E]
+  %vc = broadcast(%ie) {dims = [1]} : index[N, E]
+  %vrel = relation(%vr, %vc) : relation<2 -> [N, E]>
+  %vv = view.load(%v, %vrel) : f32[N, E]
+  %ninf = const() {value = -inf} : f32
+  %zf = const() {value = 0.0} : f32
+  %mid = full(%ninf) : f32[M]
+  %lid = full(%zf) : f32[M]
+  %accid = full(%zf) : f32[M, E]
+  %idt = tuple(%mid, %lid, %accid) : tuple<f32[M], f32[M], f32[M, E]>
+  %sum = region_fold(%kv, %vv, %idt, %qv) {axis = 0, combine = @fa_combine, segments = [2, 1, 1], summarize = @fa_summarize} : tuple<f32[M], f32[M], f32[M, E]>
+  %l = tuple.get(%sum) {index = 1} : f32[M]
+  %acc = tuple.get(%sum) {index = 2} : f32[M, E]
+  %zb = broadcast(%zf) {dims = []} : f32[M]
+  %some = cmp(%l, %zb) {pred = gt} : bool[M]
+  %onef = const() {value = 1.0} : f32
+  %ob = broadcast(%onef) {dims = []} : f32[M]
+  %den = select(%some, %l, %ob) : f32[M]
+  %denb = broadcast(%den) {dims = [0]} : f32[M, E]
+  %out = div(%acc, %denb) : f32[M, E]
+  %or = broadcast(%im) {dims = [0]} : index[M, E]
+  %oc = broadcast(%ie) {dims = [1]} : index[M, E]
+  %orel = relation(%or, %oc) : relation<2 -> [M, E]>
+  view.store(%o, %orel, %out)
+}
+
 kernel @gemm_f32(%a: In<f32[M, K]>, %b: In<f32[K, N]>, %c: Out<f32[M, N]>) {
   %zero = const() {value = 0} : index
   %m = dim(%a) {axis = 0} : index
@@ -560,7 +667,8 @@ struct Variant {
   const char* kernel;
   const char* row;
 };
-const Variant kVariants[] = {{"qdot_q4k_scalar", "qdot_q4k", "portable-4x4"}};
+const Variant kVariants[] = {{"qdot_q4k_scalar", "qdot_q4k", "portable-4x4"},
+                             {"flash_attn_whole", "flash_attn", "avx512-12x2-whole"}};
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 

@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
   b.int8_contract(1024);
   b.mx_contract(1024);
   b.sparse_contract(1024);
+  b.flash_attention(256, 4096);
   b.q4k_matvec(4096, 4096);
   b.fused_gelu(1024);
   b.rows_case(true, 4096, 1024);

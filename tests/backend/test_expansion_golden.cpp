@@ -236,7 +236,8 @@ TEST_CASE("every registered implementation has a golden expansion test in this f
       {"contract.packed.", "test_contract_packed.cpp"},       {"contract.packed_i8.", "test_contract_packed_i8.cpp"},
       {"contract.packed_bf16.", "test_contract_packed_bf16.cpp"}, {"scaled_contract.packed.", "test_scaled_contract_packed.cpp"},
       {"sparse_contract.packed.", "test_sparse_contract_packed.cpp"}, {"quantized_dot.q4k_q8k.", "test_qdot_packed.cpp"},
-      {"reduce.lanes", "test_reduce_lanes.cpp"},               {"scan.blocks", "test_scan_blocks.cpp"}};
+      {"reduce.lanes", "test_reduce_lanes.cpp"},               {"scan.blocks", "test_scan_blocks.cpp"},
+      {"region_fold.blocks", "test_region.cpp"}};
   for (const auto& impl : cpu::implementations()) {
     INFO(impl.name);
     if (covered_here.count(impl.name)) continue;

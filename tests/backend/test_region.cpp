@@ -374,3 +374,159 @@ TEST_CASE("[L9.7] [L9.1] FlashAttentionFwdOp (region_fold inside nested parallel
                              {"present_attn_bias", num::Scalar{DType::Bool, bias ? 1u : 0u}}});
       }
 }
+
+namespace {
+
+// The built-in rows with every region_block replaced by `b` (the rows' other values kept).
+std::string rows_with_region_block(int64_t b) {
+  std::string t(cpu::default_config_rows_text());
+  const std::string key = "region_block: ";
+  for (size_t p = t.find(key); p != std::string::npos; p = t.find(key, p + 1)) {
+    const size_t e = t.find_first_not_of("0123456789", p + key.size());
+    t.replace(p + key.size(), e - p - key.size(), std::to_string(b));
+  }
+  return t;
+}
+
+// region_fold over 1..n with summarize = the slice's sum and combine(a, b) = 100·a + b (not
+// associative: the result spells the segmentation), with a symbolic and a constant extent.
+const char* kBlockFolds = R"(
+fn @sum(%x: i32[S]) -> i32 {
+  %z = const() {value = 0} : i32
+  %r = reduce(%x, %z) {axes = [0], combine = @add} : i32
+  return(%r)
+}
+
+fn @add(%a: i32, %b: i32) -> i32 {
+  %r = add(%a, %b) : i32
+  return(%r)
+}
+
+fn @shift(%a: i32, %b: i32) -> i32 {
+  %h = const() {value = 100} : i32
+  %m = mul(%a, %h) : i32
+  %r = add(%m, %b) : i32
+  return(%r)
+}
+
+kernel @fold_k(%x: In<i32[N]>, %o: Out<i32[1]>) {
+  %zero = const() {value = 0} : index
+  %n = dim(%x) {axis = 0} : index
+  %d = domain(%zero, %n) : domain<N>
+  %i = indices(%d) : index[N]
+  %rel = relation(%i) : relation<1 -> [N]>
+  %xv = view.load(%x, %rel) : i32[N]
+  %id = const() {value = 7} : i32
+  %s = region_fold(%xv, %id) {axis = 0, combine = @shift, segments = [1, 1, 0], summarize = @sum} : i32
+  %r0 = relation(%zero) : relation<1 -> []>
+  view.store(%o, %r0, %s)
+}
+
+kernel @fold10_k(%x: In<i32[10]>, %o: Out<i32[1]>) {
+  %zero = const() {value = 0} : index
+  %ten = const() {value = 10} : index
+  %d = domain(%zero, %ten) : domain<10>
+  %i = indices(%d) : index[10]
+  %rel = relation(%i) : relation<1 -> [10]>
+  %xv = view.load(%x, %rel) : i32[10]
+  %id = const() {value = 7} : i32
+  %s = region_fold(%xv, %id) {axis = 0, combine = @shift, segments = [1, 1, 0], summarize = @sum} : i32
+  %r0 = relation(%zero) : relation<1 -> []>
+  view.store(%o, %r0, %s)
+}
+)";
+
+double fold_of(const Module& m, const std::string& kernel, int64_t n) {
+  std::vector<double> x;
+  for (int64_t i = 1; i <= n; ++i) x.push_back(static_cast<double>(i));
+  auto out = btest::differential(m, kernel, {{"x", btest::view(DType::I32, {n}, x)}, {"o", btest::view(DType::I32, {1})}});
+  return btest::values(btest::out_view(out, "o")).at(0);
+}
+
+}  // namespace
+
+TEST_CASE("[L9.1] region_fold.blocks segments the source in blocks of region_block rows (hand-computed)",
+          "[C3][C4][C6][L9.1]") {
+  auto m = btest::load(kBlockFolds);
+  {
+    btest::WithRows rows(rows_with_region_block(4));
+    // 1..10 in blocks of 4: 10, 26, 19 -> (10·100 + 26)·100 + 19.
+    CHECK(fold_of(*m, "fold_k", 10) == 102619);
+    CHECK(fold_of(*m, "fold10_k", 10) == 102619);
+    // Whole blocks only: 1..8 -> 10, 26 -> 1026; one block: 1..4 -> 10; shorter than a block: 1..3 -> 6.
+    CHECK(fold_of(*m, "fold_k", 8) == 1026);
+    CHECK(fold_of(*m, "fold_k", 4) == 10);
+    CHECK(fold_of(*m, "fold_k", 3) == 6);
+    CHECK(fold_of(*m, "fold_k", 0) == 7);
+  }
+  {
+    btest::WithRows rows(rows_with_region_block(3));
+    // Blocks of 3: 6, 15, 24, 10.
+    CHECK(fold_of(*m, "fold_k", 10) == 6152410);
+    CHECK(fold_of(*m, "fold10_k", 10) == 6152410);
+  }
+  {
+    btest::WithRows rows(rows_with_region_block(0));  // the whole source
+    CHECK(fold_of(*m, "fold_k", 10) == 55);
+    CHECK(fold_of(*m, "fold10_k", 10) == 55);
+  }
+}
+
+TEST_CASE("[L9.7] [L9.1] flash attention in key blocks (region_fold.blocks) agrees bit for bit on every tail",
+          "[C3][C4][C6][L9.7][L9.1]") {
+  auto m = btest::load(read_source("examples/flash_attention.kir"));
+  std::mt19937_64 g(21);
+  for (int64_t b : {1, 4}) {
+    btest::WithRows rows(rows_with_region_block(b));
+    // n < B, n = B, B < n < 2B, whole blocks only, whole blocks and a tail.
+    for (int64_t n : {int64_t{0}, b - 1, b, b + 1, 2 * b, 3 * b + 2}) {
+      if (n < 0) continue;
+      const int64_t mq = 3, d = 4, e = 3;
+      INFO("B=" << b << " M=" << mq << " N=" << n);
+      btest::differential(*m, "flash_attention",
+                          {{"q", btest::view(DType::F32, {mq, d}, uniform(g, mq * d, -3, 3))},
+                           {"k", btest::view(DType::F32, {n, d}, uniform(g, n * d, -3, 3))},
+                           {"v", btest::view(DType::F32, {n, e}, uniform(g, n * e))},
+                           {"o", btest::view(DType::F32, {mq, e})},
+                           {"scale", f32(0.5)}});
+    }
+  }
+}
+
+TEST_CASE("[L9.7] FlashAttentionFwdOp in key blocks agrees bit for bit (causal, bias, tails)", "[C3][C4][C6][L9.7][L9.1]") {
+  auto m = btest::load(read_source("specs/kernels/FlashAttentionFwdOp.kir"));
+  btest::WithRows rows(rows_with_region_block(4));
+  std::mt19937_64 g(22);
+  for (bool causal : {false, true})
+    for (const auto& s : std::vector<std::array<int64_t, 6>>{{1, 2, 3, 9, 4, 3}, {2, 1, 5, 8, 2, 2}}) {
+      const int64_t b = s[0], h = s[1], sq = s[2], sk = s[3], d = s[4], dv = s[5];
+      INFO("B=" << b << " H=" << h << " S=" << sq << " SK=" << sk << " causal=" << causal);
+      btest::differential(*m, "FlashAttentionFwdOp__f32",
+                          {{"q", btest::view(DType::F32, {b, h, sq, d}, uniform(g, b * h * sq * d))},
+                           {"k", btest::view(DType::F32, {b, h, sk, d}, uniform(g, b * h * sk * d))},
+                           {"v", btest::view(DType::F32, {b, h, sk, dv}, uniform(g, b * h * sk * dv))},
+                           {"attn_bias", btest::view(DType::F32, {b, h, sq, sk}, uniform(g, b * h * sq * sk))},
+                           {"o", btest::view(DType::F32, {b, h, sq, dv})},
+                           {"is_causal", num::Scalar{DType::Bool, causal ? 1u : 0u}},
+                           {"softmax_scale", f32(0.7)},
+                           {"present_attn_bias", num::Scalar{DType::Bool, 1u}}});
+    }
+}
+
+TEST_CASE("region_fold.blocks expansion (golden): the first block, a loop over the further blocks, the tail under a test",
+          "[C4][C6][L9.1]") {
+  auto m = btest::load(kBlockFolds);
+  btest::WithRows rows(rows_with_region_block(4));
+  const std::string ir = btest::ir_after(*m, "fold_k", "", "construct");
+  INFO(ir);
+  // n < B: the whole source; else block 0, blocks 1 .. n/B - 1 in a loop, the tail when n mod B != 0.
+  CHECK(ir.find("if lt.index(%N, 4)") != std::string::npos);
+  CHECK(ir.find("loop %rblk = 1 to floordiv.index(%N, 4) step 1") != std::string::npos);
+  CHECK(ir.find("if ne.index(sub.index(%N, mul.index(floordiv.index(%N, 4), 4)), 0)") != std::string::npos);
+  // The constant extent decides at construction: no run-time test, one loop step (block 1), a tail of 2.
+  const std::string ir10 = btest::ir_after(*m, "fold10_k", "", "construct");
+  CAPTURE(ir10);
+  CHECK(ir10.find("if ") == std::string::npos);
+  CHECK(ir10.find("loop %rblk = 1 to 2 step 1") != std::string::npos);
+  CHECK(ir10.find("load %xv#3[add.index(%c0#14, 8)]") != std::string::npos);
+}

@@ -127,4 +127,11 @@ kernel @k(%y: Out<f32[1]>) {
   INFO(per.out);
   CHECK(per.out.find("%y: f32[1] {-13}") != std::string::npos);
   CHECK(kir::test::run_kir("run " + sum + " --policy region=random:x").code == 2);
+  // Blocks of two from the start, the last shorter: [1, 2], [3, 4], [5] -> (3 - 7) - 5 = -9; a
+  // block as long as the source is the whole segmentation.
+  auto blocks = kir::test::run_kir("run " + diff + " --policy region=blocks:2");
+  INFO(blocks.out);
+  CHECK(blocks.out.find("%y: f32[1] {-9}") != std::string::npos);
+  CHECK(kir::test::run_kir("run " + diff + " --policy region=blocks:5").out.find("%y: f32[1] {15}") != std::string::npos);
+  CHECK(kir::test::run_kir("run " + sum + " --policy region=blocks:0").code == 2);
 }

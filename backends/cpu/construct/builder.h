@@ -74,6 +74,10 @@ class Builder {
 
   // Builds the kernel into the program (entry point of construction).
   void build_kernel(const Function& kernel, const Specialization& spec);
+  // Rows per segment of region_fold (region_fold.blocks, the config row's region_block; 0: the
+  // whole source as one segment). Set before build_kernel.
+  void set_region_block(int64_t b) { region_block_ = b; }
+  int64_t region_block() const { return region_block_; }
 
   // ---- values
   const CValue& get(const kir::Value* v) const;
@@ -146,6 +150,7 @@ class Builder {
   std::vector<Frame> frames_;
   std::vector<StmtP>* block_ = nullptr;
   int scalar_mode_ = 0;
+  int64_t region_block_ = 0;
   std::map<std::string, OpHandler> handlers_;
 
   void build_op(const Operation& op);

@@ -1,8 +1,16 @@
-// Construction of region_fold and region_scan (seed 000 §9). The backend chooses the whole-source
-// segmentation (the interpreter's canonical Segmentation::Whole; the laws make every legal
-// segmentation equal), so construction inlines the author's helpers on the whole sources with
-// the same calls, in the same order, as the interpreter (interp/ops_structured.cpp):
-//  * region_fold: n == 0 ? identity : summarize(sources..., operands...) — combine is never called;
+// Construction of region_fold and region_scan (seed 000 §9). The language allows any contiguous,
+// ordered, covering segmentation; construction inlines the author's helpers with the same calls,
+// in the same order, as the interpreter under the segmentation the backend declares
+// (interp/ops_structured.cpp):
+//  * region_fold, implementation region_fold.blocks with B = the config row's region_block
+//    (Builder::region_block): segments of B elements from the start, the last one shorter —
+//    acc = summarize(block 0), then acc = combine(acc, summarize(block j)) for each further
+//    block and the tail, each block a copy of the sources' rows [jB, jB + B) (fusion turns the
+//    copy into loads), so summarize's tensors are B rows long and its contracts work on blocks
+//    that stay in cache (FlashAttention). n <= B, or B = 0, is the whole segmentation:
+//    n == 0 ? identity : summarize(sources..., operands...) — combine is never called. The
+//    binding (region_block, order "segments") is recorded for the oracle, which gives the
+//    interpreter the same segments (Options::region_blocks_at);
 //  * region_scan: outputs = emit(sources..., initial_state, operands...) (also when n == 0), final
 //    = n == 0 ? initial_state : apply(summarize(sources..., operands...), initial_state); the
 //    identity is never used.
@@ -109,6 +117,86 @@ std::vector<CValue> concat(std::vector<CValue> a, const std::vector<CValue>& b) 
   return a;
 }
 
+// The sources restricted to rows [b, b + len) of `axis`: each tensor leaf copied by a Compute
+// (its coordinate on `axis` offset by b), so that an `indices` component keeps its absolute
+// coordinates (L9.4).
+std::vector<CValue> slice_sources(Builder& B, const Operation& op, const std::vector<CValue>& sources, int64_t axis,
+                                  const ExprP& b, const ExprP& len) {
+  std::vector<CValue> out;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    std::vector<CValue> leaves;
+    for (const CValue& l : Builder::leaf_values(sources[i])) {
+      if (!l.is_tensor()) B.not_implemented(op, "a region source component that is not a tensor");
+      const Buffer& buf = B.program().buf(l.buf);
+      std::vector<ExprP> shape = buf.shape;
+      shape[static_cast<size_t>(axis)] = len;
+      leaves.push_back(B.compute(op, buf.name + "_blk", buf.dtype, shape, [&](const std::vector<ExprP>& c) {
+        std::vector<ExprP> at = c;
+        at[static_cast<size_t>(axis)] = index_add(at[static_cast<size_t>(axis)], b);
+        return B.element(l, at);
+      }));
+    }
+    auto it = leaves.cbegin();
+    out.push_back(Builder::from_leaves(op.operands[i]->type, it));
+  }
+  return out;
+}
+
+// region_fold in blocks of `block` (> 0) rows of a source of n > 0 rows, n possibly symbolic:
+// n < block is the whole source; otherwise summarize(block 0), then the further whole blocks
+// and the tail each combined into the accumulator slots.
+CValue fold_blocks(Builder& B, const Operation& op, const std::vector<std::vector<CValue>>& parts, int64_t axis,
+                   const ExprP& n, int64_t block) {
+  const Function& summarize = B.helper(op, "summarize");
+  const Function& combine = B.helper(op, "combine");
+  const Type& t = op.result()->type;
+  auto summary = [&](const ExprP& b, const ExprP& len) {
+    return B.inline_call(op, summarize, concat(slice_sources(B, op, parts[0], axis, b, len), parts[2])).at(0);
+  };
+  std::vector<CValue> slots = make_slots(B, op, t);
+  auto acc = [&] {
+    auto it = slots.cbegin();
+    return Builder::from_leaves(t, it);
+  };
+  auto fold_in = [&](const ExprP& b, const ExprP& len) {
+    CValue s = summary(b, len);
+    assign_slots(B, op, slots, Builder::leaf_values(B.inline_call(op, combine, {acc(), s}).at(0)));
+  };
+  auto blocked = [&] {
+    const ExprP bk = make_index(block);
+    const auto cn = const_index(n);
+    const ExprP nfull = cn ? make_index(*cn / block) : make_binary("floordiv", n, bk);
+    const ExprP tail = index_sub(n, index_mul(nfull, bk));
+    assign_slots(B, op, slots, Builder::leaf_values(summary(make_index(0), bk)));
+    if (!cn || *cn >= 2 * block) {
+    auto loop = make_loop(B.program().add_var("rblk", DType::Index, VarRole::Loop), make_index(1), nfull, make_index(1),
+                          B.origin(op));
+    B.with_block(loop->body, [&] { fold_in(index_mul(make_var(loop->var, DType::Index), bk), bk); });
+    B.emit(std::move(loop));
+    }
+    if (cn) {
+      if (*cn % block != 0) fold_in(make_index(*cn / block * block), make_index(*cn % block));
+      return;
+    }
+    auto s = make_stmt(StmtKind::If, B.origin(op));
+    s->value = make_compare("ne", tail, make_index(0));
+    B.with_block(s->body, [&] { fold_in(index_mul(nfull, bk), tail); });
+    B.emit(std::move(s));
+  };
+  if (auto c = const_index(n)) {
+    blocked();
+    return acc();
+  }
+  auto s = make_stmt(StmtKind::If, B.origin(op));
+  s->value = make_compare("lt", n, make_index(block));
+  B.with_block(s->body, [&] {
+    assign_slots(B, op, slots, Builder::leaf_values(B.inline_call(op, summarize, concat(parts[0], parts[2])).at(0)));
+  });
+  B.with_block(s->orelse, blocked);
+  B.emit(std::move(s));
+  return acc();
+}
+
 void op_region_fold(Builder& B, const Operation& op) {
   if (B.scalar_mode()) B.not_implemented(op, "region_fold inside a combine helper");
   auto parts = segment_operands(B, op, 3);
@@ -116,9 +204,14 @@ void op_region_fold(Builder& B, const Operation& op) {
   ExprP n = source_extent(B, op, parts[0], axis);
   const Function& summarize = B.helper(op, "summarize");
   const CValue identity = parts[1].at(0);
-  CValue r = select_on_empty(
-      B, op, n, op.result()->type, [&] { return identity; },
-      [&] { return B.inline_call(op, summarize, concat(parts[0], parts[2])).at(0); });
+  const int64_t block = B.region_block();
+  B.program().bindings.push_back({B.origin(op), "region_fold.blocks", {{"region_block", block}}, block > 0 ? "segments" : ""});
+  const auto cn = const_index(n);
+  const bool whole = block <= 0 || (cn && *cn <= block);
+  CValue r = select_on_empty(B, op, n, op.result()->type, [&] { return identity; }, [&] {
+    if (!whole) return fold_blocks(B, op, parts, axis, n, block);
+    return B.inline_call(op, summarize, concat(parts[0], parts[2])).at(0);
+  });
   B.set(op.result(), r);
 }
 

@@ -67,16 +67,42 @@ void set_cxx_opt_level(int level) {
 
 int cxx_opt_level() { return g_cxx_opt_level.load(); }
 
-Program construct_program(const Module& m, const std::string& kernel, const Specialization& spec) {
+Program construct_program(const Module& m, const std::string& kernel, const Specialization& spec, int64_t region_block) {
   const Function* fn = m.find_function(kernel);
   if (!fn || !fn->is_kernel()) throw BackendError("no kernel @" + kernel + " in the module");
   Program P;
-  Builder(m, P).build_kernel(*fn, spec);
+  Builder b(m, P);
+  b.set_region_block(region_block);
+  b.build_kernel(*fn, spec);
   return P;
 }
 
+int64_t region_block_of(const std::string& row_name) {
+  const ConfigTable& table = active_config();
+  const ConfigRow* row = row_name.empty() ? (table.rows.empty() ? nullptr : &table.rows.front()) : table.find(row_name);
+  if (!row || std::find(row->implementations.begin(), row->implementations.end(), "region_fold.blocks") == row->implementations.end())
+    return 0;
+  const int64_t* v = row->value("region_block");
+  return v ? *v : 0;
+}
+
+// region_fold is segmented at construction (construct/ops_region.cpp), before selection picks
+// the row: construction takes the forced row's region_block (else the first row's); when the
+// row selection then takes has another one, the kernel is constructed again with it and lowered
+// under that row (keeping the first construction's winner key, the key tuning stores under).
 CompiledSource compile_to_source(const Module& m, const std::string& kernel, const CompileOptions& opt) {
-  return lower_program(construct_program(m, kernel, opt.spec), opt);
+  const int64_t guess = region_block_of(opt.config_row);
+  CompiledSource out = lower_program(construct_program(m, kernel, opt.spec, guess), opt);
+  const bool has_region = std::any_of(out.program.bindings.begin(), out.program.bindings.end(),
+                                      [](const Program::Binding& b) { return b.implementation == "region_fold.blocks"; });
+  const int64_t chosen = region_block_of(out.program.config_row);
+  if (!has_region || chosen == guess) return out;
+  CompileOptions forced = opt;
+  forced.config_row = out.program.config_row;
+  const std::string key = out.winner_key;
+  out = lower_program(construct_program(m, kernel, opt.spec, chosen), forced);
+  out.winner_key = key;
+  return out;
 }
 
 CompiledSource lower_program(Program program, const CompileOptions& opt) {

@@ -50,7 +50,12 @@ struct CompiledSource {
 CompiledSource compile_to_source(const Module& m, const std::string& kernel, const CompileOptions& opt = {});
 // The two halves of compile_to_source: construction reads the module once (C4); lowering
 // (passes, verification, serialization) works on the program alone — the module may be gone.
-Program construct_program(const Module& m, const std::string& kernel, const Specialization& spec = {});
+// region_block: rows per segment of every region_fold (0: the whole source; region_block_of).
+Program construct_program(const Module& m, const std::string& kernel, const Specialization& spec = {},
+                          int64_t region_block = 0);
+// The region_block of a config row of the active table ("" : its first row): the row's value
+// when its set lists region_fold.blocks, else 0.
+int64_t region_block_of(const std::string& row_name);
 CompiledSource lower_program(Program p, const CompileOptions& opt = {});
 
 // A loaded artifact (load step).

@@ -548,6 +548,18 @@ std::vector<Implementation> fold_implementations() {
        expand_scan_blocks, {{"block", 0, int64_t{1} << 40, 1}}, "", "blocks",
        {"none", "the source as it is, read twice", "the blocks' totals and prefixes (two scratch vectors)",
         "the result buffer, each element written once"}},
+      // region_fold's helpers are inlined at construction (construct/ops_region.cpp), which
+      // reads this implementation's parameter from the row: it is never a Structured op.
+      {"region_fold.blocks", "region_fold",
+       "segments of B = region_block source rows from the start, the last one shorter (B = 0 or B >= n: the whole "
+       "source): acc = summarize(first block), then acc = combine(acc, summarize(block)) left to right (order segments)",
+       [](const Program&, const StructuredOp&) { return std::string(); },
+       [](Program&, const Stmt&) -> std::vector<StmtP> {
+         throw std::logic_error("internal: region_fold.blocks is expanded at construction, not from a structured op");
+       },
+       {{"region_block", 0, int64_t{1} << 40, 1}}, "", "segments",
+       {"none", "each block's rows copied (fused into their readers)", "the accumulator (the summary type)",
+        "the fold's value"}},
   };
 }
 
