@@ -75,6 +75,10 @@ void set_anchor(Row& r, const std::string& name, const AnchorRun& a) {
   r.anchor_s = a.t.seconds;
   r.anchor_par = a.error.empty() ? a.t.cpu_per_wall : kNaN;
 }
+void set_anchor(Row& r, const std::string& name, const KirRun& k) {
+  set_anchor(r, name, AnchorRun{k.t, k.note});
+  if (!k.ok()) r.anchor_s = kNaN;
+}
 
 namespace {
 

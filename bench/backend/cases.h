@@ -49,6 +49,9 @@ AnchorRun measure_anchor(const std::function<std::function<void()>()>& make, int
 
 void set_kir(Row& r, const KirRun& k);
 void set_anchor(Row& r, const std::string& name, const AnchorRun& a);
+// Another kir kernel as the anchor (an implementation compared with another): no time when it
+// did not run.
+void set_anchor(Row& r, const std::string& name, const KirRun& k);
 // max over elements of |x - y| / scale (NaN propagates).
 double max_scaled_diff(const float* x, const float* y, const float* scale, size_t n, double floor_scale = 1e-30);
 

@@ -340,8 +340,7 @@ void Bench::mx_contract(int64_t S) {
     r.name = name;
     r.threads = t;
     set_kir(r, kr);
-    set_anchor(r, "kir scaled_contract.sequential (f64 acc)", AnchorRun{seq.t, seq.note});
-    if (!seq.ok()) r.anchor_s = kNaN;
+    set_anchor(r, "kir scaled_contract.sequential (f64 acc)", seq);
     r.work = 2.0 * static_cast<double>(S) * static_cast<double>(S) * static_cast<double>(S);
     r.unit = "GFLOP/s";
     r.goal = Goal::Info;
@@ -352,8 +351,7 @@ void Bench::mx_contract(int64_t S) {
     }
     add(r);
     Row rf = r;
-    set_anchor(rf, "kir f32 packed contract (prescaled)", AnchorRun{f32.t, f32.note});
-    if (!f32.ok()) rf.anchor_s = kNaN;
+    set_anchor(rf, "kir f32 packed contract (prescaled)", f32);
     rf.check.clear();
     rf.check_failed = false;
     if (kr.ok() && f32.ok()) {
@@ -408,16 +406,14 @@ void Bench::sparse_contract(int64_t S) {
     r.name = name;
     r.threads = t;
     set_kir(r, kr);
-    set_anchor(r, "kir sparse_contract.sequential", AnchorRun{seq.t, seq.note});
-    if (!seq.ok()) r.anchor_s = kNaN;
+    set_anchor(r, "kir sparse_contract.sequential", seq);
     r.work = static_cast<double>(S) * static_cast<double>(S) * static_cast<double>(S);  // 2 flops per kept term
     r.unit = "GFLOP/s (kept)";
     r.goal = Goal::Info;
     if (kr.ok() && seq.ok()) r.check = "sequential rounds each product: not compared bitwise";
     add(r);
     Row rf = r;
-    set_anchor(rf, "kir f32 packed contract (dense, zeros kept)", AnchorRun{f32.t, f32.note});
-    if (!f32.ok()) rf.anchor_s = kNaN;
+    set_anchor(rf, "kir f32 packed contract (dense, zeros kept)", f32);
     rf.check.clear();
     rf.check_failed = false;
     add(rf);
@@ -495,8 +491,7 @@ void Bench::q4k_matvec(int64_t N, int64_t K) {
     }
     add(r);
     Row rs = r;
-    set_anchor(rs, "kir quantized_dot.q4k_q8k (scalar)", AnchorRun{seq.t, seq.note});
-    if (!seq.ok()) rs.anchor_s = kNaN;
+    set_anchor(rs, "kir quantized_dot.q4k_q8k (scalar)", seq);
     rs.check.clear();
     rs.check_failed = false;
     if (seq.ok()) {
@@ -519,13 +514,9 @@ void Bench::flash_attention(int64_t M, int64_t N) {
   const int64_t D = 64, E = 64;
   Buffer<float> q(static_cast<size_t>(M * D)), k(static_cast<size_t>(N * D)), v(static_cast<size_t>(N * E)),
       ob(static_cast<size_t>(M * E)), ow(static_cast<size_t>(M * E));
-  uint64_t seed = 71;
-  auto fill = [&](Buffer<float>& b) {
-    for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(static_cast<int64_t>(mix(seed) % 2001) - 1000) / 500.0f;
-  };
-  fill(q);
-  fill(k);
-  fill(v);
+  fill_uniform(q.data(), q.size(), -2.f, 2.f, 71);
+  fill_uniform(k.data(), k.size(), -2.f, 2.f, 72);
+  fill_uniform(v.data(), v.size(), -2.f, 2.f, 73);
   pause_ms(300);
   const std::map<std::string, int64_t> ext = {{"M", M}, {"N", N}, {"D", D}, {"E", E}};
   // Reference rows (the first 8 queries) in double.
@@ -562,8 +553,7 @@ void Bench::flash_attention(int64_t M, int64_t N) {
     r.name = name;
     r.threads = t;
     set_kir(r, kr);
-    set_anchor(r, "kir whole key axis (region_block 0)", AnchorRun{whole.t, whole.note});
-    if (!whole.ok()) r.anchor_s = kNaN;
+    set_anchor(r, "kir whole key axis (region_block 0)", whole);
     r.work = 2.0 * static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(D + E);
     r.unit = "GFLOP/s";
     r.goal = Goal::Info;

@@ -355,23 +355,31 @@ TEST_CASE("[L9.7] [L9.1] flash attention (region_fold with a tuple summary) runs
   }
 }
 
+namespace {
+
+// The arguments of specs/kernels/FlashAttentionFwdOp.kir: q, k, v, attn_bias seeded from `g`.
+std::map<std::string, interp::KernelArg> fwd_args(std::mt19937_64& g, const std::array<int64_t, 6>& s, bool causal, bool bias) {
+  const int64_t b = s[0], h = s[1], sq = s[2], sk = s[3], d = s[4], dv = s[5];
+  return {{"q", btest::view(DType::F32, {b, h, sq, d}, uniform(g, b * h * sq * d))},
+          {"k", btest::view(DType::F32, {b, h, sk, d}, uniform(g, b * h * sk * d))},
+          {"v", btest::view(DType::F32, {b, h, sk, dv}, uniform(g, b * h * sk * dv))},
+          {"attn_bias", btest::view(DType::F32, {b, h, sq, sk}, uniform(g, b * h * sq * sk))},
+          {"o", btest::view(DType::F32, {b, h, sq, dv})},
+          {"is_causal", num::Scalar{DType::Bool, causal ? 1u : 0u}},
+          {"softmax_scale", f32(0.7)},
+          {"present_attn_bias", num::Scalar{DType::Bool, bias ? 1u : 0u}}};
+}
+
+}  // namespace
+
 TEST_CASE("[L9.7] [L9.1] FlashAttentionFwdOp (region_fold inside nested parallel) runs natively", "[C3][C4][L9.7][L9.1]") {
   auto m = btest::load(read_source("specs/kernels/FlashAttentionFwdOp.kir"));
   std::mt19937_64 g(20);
   for (bool causal : {false, true})
     for (bool bias : {false, true})
       for (const auto& s : std::vector<std::array<int64_t, 6>>{{1, 1, 2, 0, 2, 2}, {2, 2, 3, 5, 4, 3}}) {
-        const int64_t b = s[0], h = s[1], sq = s[2], sk = s[3], d = s[4], dv = s[5];
-        INFO("B=" << b << " H=" << h << " S=" << sq << " SK=" << sk << " causal=" << causal << " bias=" << bias);
-        btest::differential(*m, "FlashAttentionFwdOp__f32",
-                            {{"q", btest::view(DType::F32, {b, h, sq, d}, uniform(g, b * h * sq * d))},
-                             {"k", btest::view(DType::F32, {b, h, sk, d}, uniform(g, b * h * sk * d))},
-                             {"v", btest::view(DType::F32, {b, h, sk, dv}, uniform(g, b * h * sk * dv))},
-                             {"attn_bias", btest::view(DType::F32, {b, h, sq, sk}, uniform(g, b * h * sq * sk))},
-                             {"o", btest::view(DType::F32, {b, h, sq, dv})},
-                             {"is_causal", num::Scalar{DType::Bool, causal ? 1u : 0u}},
-                             {"softmax_scale", f32(0.7)},
-                             {"present_attn_bias", num::Scalar{DType::Bool, bias ? 1u : 0u}}});
+        INFO("B=" << s[0] << " H=" << s[1] << " S=" << s[2] << " SK=" << s[3] << " causal=" << causal << " bias=" << bias);
+        btest::differential(*m, "FlashAttentionFwdOp__f32", fwd_args(g, s, causal, bias));
       }
 }
 
@@ -388,27 +396,10 @@ std::string rows_with_region_block(int64_t b) {
   return t;
 }
 
-// region_fold over 1..n with summarize = the slice's sum and combine(a, b) = 100·a + b (not
-// associative: the result spells the segmentation), with a symbolic and a constant extent.
+// The region_fold of tests/kir/valid/region_fold_segments.kir (summarize = the slice's sum,
+// combine(a, b) = 100·a + b: the result spells the segmentation) over 1..n, with a symbolic and
+// a constant extent.
 const char* kBlockFolds = R"(
-fn @sum(%x: i32[S]) -> i32 {
-  %z = const() {value = 0} : i32
-  %r = reduce(%x, %z) {axes = [0], combine = @add} : i32
-  return(%r)
-}
-
-fn @add(%a: i32, %b: i32) -> i32 {
-  %r = add(%a, %b) : i32
-  return(%r)
-}
-
-fn @shift(%a: i32, %b: i32) -> i32 {
-  %h = const() {value = 100} : i32
-  %m = mul(%a, %h) : i32
-  %r = add(%m, %b) : i32
-  return(%r)
-}
-
 kernel @fold_k(%x: In<i32[N]>, %o: Out<i32[1]>) {
   %zero = const() {value = 0} : index
   %n = dim(%x) {axis = 0} : index
@@ -417,7 +408,7 @@ kernel @fold_k(%x: In<i32[N]>, %o: Out<i32[1]>) {
   %rel = relation(%i) : relation<1 -> [N]>
   %xv = view.load(%x, %rel) : i32[N]
   %id = const() {value = 7} : i32
-  %s = region_fold(%xv, %id) {axis = 0, combine = @shift, segments = [1, 1, 0], summarize = @sum} : i32
+  %s = region_fold(%xv, %id) {axis = 0, combine = @seg_shift, segments = [1, 1, 0], summarize = @seg_sum} : i32
   %r0 = relation(%zero) : relation<1 -> []>
   view.store(%o, %r0, %s)
 }
@@ -430,7 +421,7 @@ kernel @fold10_k(%x: In<i32[10]>, %o: Out<i32[1]>) {
   %rel = relation(%i) : relation<1 -> [10]>
   %xv = view.load(%x, %rel) : i32[10]
   %id = const() {value = 7} : i32
-  %s = region_fold(%xv, %id) {axis = 0, combine = @shift, segments = [1, 1, 0], summarize = @sum} : i32
+  %s = region_fold(%xv, %id) {axis = 0, combine = @seg_shift, segments = [1, 1, 0], summarize = @seg_sum} : i32
   %r0 = relation(%zero) : relation<1 -> []>
   view.store(%o, %r0, %s)
 }
@@ -447,7 +438,7 @@ double fold_of(const Module& m, const std::string& kernel, int64_t n) {
 
 TEST_CASE("[L9.1] region_fold.blocks segments the source in blocks of region_block rows (hand-computed)",
           "[C3][C4][C6][L9.1]") {
-  auto m = btest::load(kBlockFolds);
+  auto m = btest::load(read_source("tests/kir/valid/region_fold_segments.kir") + kBlockFolds);
   {
     btest::WithRows rows(rows_with_region_block(4));
     // 1..10 in blocks of 4: 10, 26, 19 -> (10·100 + 26)·100 + 19.
@@ -499,23 +490,14 @@ TEST_CASE("[L9.7] FlashAttentionFwdOp in key blocks agrees bit for bit (causal, 
   std::mt19937_64 g(22);
   for (bool causal : {false, true})
     for (const auto& s : std::vector<std::array<int64_t, 6>>{{1, 2, 3, 9, 4, 3}, {2, 1, 5, 8, 2, 2}}) {
-      const int64_t b = s[0], h = s[1], sq = s[2], sk = s[3], d = s[4], dv = s[5];
-      INFO("B=" << b << " H=" << h << " S=" << sq << " SK=" << sk << " causal=" << causal);
-      btest::differential(*m, "FlashAttentionFwdOp__f32",
-                          {{"q", btest::view(DType::F32, {b, h, sq, d}, uniform(g, b * h * sq * d))},
-                           {"k", btest::view(DType::F32, {b, h, sk, d}, uniform(g, b * h * sk * d))},
-                           {"v", btest::view(DType::F32, {b, h, sk, dv}, uniform(g, b * h * sk * dv))},
-                           {"attn_bias", btest::view(DType::F32, {b, h, sq, sk}, uniform(g, b * h * sq * sk))},
-                           {"o", btest::view(DType::F32, {b, h, sq, dv})},
-                           {"is_causal", num::Scalar{DType::Bool, causal ? 1u : 0u}},
-                           {"softmax_scale", f32(0.7)},
-                           {"present_attn_bias", num::Scalar{DType::Bool, 1u}}});
+      INFO("B=" << s[0] << " H=" << s[1] << " S=" << s[2] << " SK=" << s[3] << " causal=" << causal);
+      btest::differential(*m, "FlashAttentionFwdOp__f32", fwd_args(g, s, causal, true));
     }
 }
 
 TEST_CASE("region_fold.blocks expansion (golden): the first block, a loop over the further blocks, the tail under a test",
           "[C4][C6][L9.1]") {
-  auto m = btest::load(kBlockFolds);
+  auto m = btest::load(read_source("tests/kir/valid/region_fold_segments.kir") + kBlockFolds);
   btest::WithRows rows(rows_with_region_block(4));
   const std::string ir = btest::ir_after(*m, "fold_k", "", "construct");
   INFO(ir);

@@ -1,8 +1,11 @@
 // The blocks segmentation of region_fold (Options::region_blocks_at / Segmentation::Blocks, L9.1):
 // segments of B elements from the start of the axis, the last one shorter, their summaries
-// combined left to right — the segmentation the CPU backend's region_fold.blocks declares. A
-// combine that is not associative (100·a + b) makes the segmentation visible; the answers are
-// hand-computed.
+// combined left to right — the segmentation the CPU backend's region_fold.blocks declares. The
+// region_fold of tests/kir/valid/region_fold_segments.kir (combine 100·a + b, not associative)
+// makes the segmentation visible; the answers are hand-computed.
+#include <fstream>
+#include <sstream>
+
 #include "ops_test.h"
 
 using namespace kir;
@@ -10,30 +13,13 @@ using namespace kir::itest;
 
 namespace {
 
-const char* kFolds = R"(
-fn @sum(%x: i32[S]) -> i32 {
-  %z = const() {value = 0} : i32
-  %r = reduce(%x, %z) {axes = [0], combine = @add} : i32
-  return(%r)
+std::unique_ptr<Module> load_folds() {
+  std::ifstream in(std::string(KIR_SOURCE_DIR) + "/tests/kir/valid/region_fold_segments.kir");
+  REQUIRE(in);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return load(ss.str());
 }
-
-fn @add(%a: i32, %b: i32) -> i32 {
-  %r = add(%a, %b) : i32
-  return(%r)
-}
-
-fn @shift(%a: i32, %b: i32) -> i32 {
-  %h = const() {value = 100} : i32
-  %m = mul(%a, %h) : i32
-  %r = add(%m, %b) : i32
-  return(%r)
-}
-
-fn @fold(%x: i32[N], %z: i32) -> i32 {
-  %s = region_fold(%x, %z) {axis = 0, combine = @shift, segments = [1, 1, 0], summarize = @sum} : i32
-  return(%s)
-}
-)";
 
 // @fold over 1..n with its region_fold declared in blocks of `block` elements (0: not declared).
 int64_t fold(const Module& m, int64_t n, int64_t block, interp::Options o = {}) {
@@ -53,7 +39,7 @@ int64_t fold(const Module& m, int64_t n, int64_t block, interp::Options o = {}) 
 }  // namespace
 
 TEST_CASE("[L9.1] region blocks: segments of B from the start, the last one shorter", "[L9.1]") {
-  auto m = load(kFolds);
+  auto m = load_folds();
   // 1..10: whole = 55. Blocks of 4: 10, 26, 19 -> (10·100 + 26)·100 + 19 = 102619.
   CHECK(fold(*m, 10, 0) == 55);
   CHECK(fold(*m, 10, 4) == 102619);
@@ -69,7 +55,7 @@ TEST_CASE("[L9.1] region blocks: segments of B from the start, the last one shor
 }
 
 TEST_CASE("[L9.1] region blocks: the per-op declaration wins over the segmentation policy", "[L9.1]") {
-  auto m = load(kFolds);
+  auto m = load_folds();
   interp::Options o;
   o.segmentation = interp::Segmentation::PerElement;
   // Not declared: per element, 1..4 -> ((1·100 + 2)·100 + 3)·100 + 4 = 1020304.
