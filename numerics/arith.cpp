@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 
+#include "numerics/float_extra.h"
 #include "numerics/format.h"
 #include "numerics/integer.h"
 
@@ -124,7 +125,7 @@ uint64_t min_max(bool is_min, DType d, uint64_t a, uint64_t b) {
 bool nan_result(BinaryOp op, Scalar a, Scalar b) {
   const double x = to_double(a.bits, a.dtype), y = to_double(b.bits, b.dtype);
   const double r = op == BinaryOp::Add ? x + y : op == BinaryOp::Sub ? x - y
-                 : op == BinaryOp::Mul ? x * y : x / y;
+                 : op == BinaryOp::Mul ? x * y : op == BinaryOp::Rem ? std::fmod(x, y) : x / y;
   return std::isnan(r);
 }
 
@@ -145,7 +146,9 @@ Result<Scalar> float_binary(BinaryOp op, Scalar a, Scalar b) {
     case BinaryOp::Min:
     case BinaryOp::Max: return Scalar{d, min_max(op == BinaryOp::Min, d, a.bits, b.bits)};
     case BinaryOp::Rem:
-      return make_error(Status::NotImplemented, "not implemented: float rem");
+      if (d == DType::E2M1 && nan_result(op, a, b))
+        return make_error(Status::InvalidCast, "rem produces NaN, which e2m1 cannot represent");
+      return float_fmod(a, b);
     default: break;
   }
   return make_error(Status::TypeMismatch,
