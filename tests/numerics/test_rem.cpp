@@ -1,14 +1,17 @@
 // Float `rem` (L4.14 arithmetic: fmod — truncated quotient, the dividend's sign, always exact),
-// checked against MPFR's mpfr_fmod on the operands decoded by the test-side format decoder
-// (ref_float.h), never through numerics' own decode: every pair of the 4- and 8-bit formats,
-// every f16/bf16 value against 34 chosen divisors and as the divisor of 34 chosen dividends,
-// and seeded random pairs of f32 and f64 (bit patterns and close exponents). A NaN result must
+// checked on operands decoded by the test-side format decoder (ref_float.h), never through
+// numerics' own decode, against MPFR's mpfr_fmod (every pair of the 4- and 8-bit formats, seeded
+// random pairs of f32 and f64: bit patterns and close exponents) and against an integer long
+// division of the significands (every f16/bf16 value against 34 chosen divisors and as the
+// divisor of 34 chosen dividends; every pair of both, 2 x 2^32, in the hidden [.exhaustive]
+// case). A NaN result must
 // be the format's canonical NaN; e2m1, which has no NaN, reports rem(x, 0) as an error.
 #include <mpfr.h>
 
 #include <catch2/catch.hpp>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <random>
 #include <vector>
@@ -48,17 +51,33 @@ std::optional<double> ref_fmod(double x, double y) {
   return out;
 }
 
+// fmod by integer arithmetic: with x = mx·2^ex and y = my·2^ey (53-bit significands), |x| < |y|
+// when ex < ey; otherwise the remainder of mx·2^(ex-ey) by my, doubling one bit at a time.
+std::optional<double> int_fmod(double x, double y) {
+  if (std::isnan(x) || std::isnan(y) || std::isinf(x) || y == 0) return std::numeric_limits<double>::quiet_NaN();
+  if (std::isinf(y) || x == 0) return x;
+  int ex = 0, ey = 0;
+  const auto mx = static_cast<uint64_t>(std::ldexp(std::frexp(std::fabs(x), &ex), 53));
+  const auto my = static_cast<uint64_t>(std::ldexp(std::frexp(std::fabs(y), &ey), 53));
+  if (ex < ey) return x;
+  uint64_t r = mx % my;
+  for (int k = ex - ey; k > 0; --k) r = (r << 1) % my;
+  const double v = std::ldexp(static_cast<double>(r), ey - 53);
+  return std::signbit(x) ? -v : v;
+}
+
 // The number of pairs whose rem differs from the reference (value, zero sign, canonical NaN);
 // the first few are reported.
 struct Check {
   DType d;
+  std::optional<double> (*reference)(double, double) = ref_fmod;
   reftest::Fmt f = reftest::fmt(d);
   int bad = 0;
   int64_t count = 0;
   void operator()(uint64_t a, uint64_t b) {
     ++count;
     const double x = reftest::decode(a, f), y = reftest::decode(b, f);
-    const auto ref = ref_fmod(x, y);
+    const auto ref = reference(x, y);
     const double want = ref.value_or(0.0);
     auto got = binary(BinaryOp::Rem, Scalar{d, a}, Scalar{d, b});
     bool ok;
@@ -109,9 +128,9 @@ TEST_CASE("float rem: every pair of e4m3, e5m2 and e2m1 against MPFR", "[numeric
   }
 }
 
-TEST_CASE("float rem: every f16 and bf16 value as dividend and as divisor against MPFR", "[numerics][rem][L4.14]") {
+TEST_CASE("float rem: every f16 and bf16 value as dividend and as divisor against integer division", "[numerics][rem][L4.14]") {
   for (DType d : {DType::F16, DType::BF16}) {
-    Check c{d};
+    Check c{d, int_fmod};
     const auto some = chosen16(d, 31 + static_cast<uint64_t>(d));
     for (uint64_t v = 0; v <= 0xFFFF; ++v)
       for (uint64_t s : some) {
@@ -120,6 +139,17 @@ TEST_CASE("float rem: every f16 and bf16 value as dividend and as divisor agains
       }
     INFO(name(d));
     CHECK(c.count == int64_t{2} * 65536 * static_cast<int64_t>(some.size()));
+    CHECK(c.bad == 0);
+  }
+}
+
+TEST_CASE("float rem: every pair of f16 and of bf16 against integer division", "[.exhaustive][numerics][rem][L4.14]") {
+  for (DType d : {DType::F16, DType::BF16}) {
+    Check c{d, int_fmod};
+    for (uint64_t a = 0; a <= 0xFFFF; ++a)
+      for (uint64_t b = 0; b <= 0xFFFF; ++b) c(a, b);
+    INFO(name(d));
+    CHECK(c.count == int64_t{1} << 32);
     CHECK(c.bad == 0);
   }
 }
