@@ -11,8 +11,8 @@
 # cores). Each finished shard leaves build-verify/verify-f32/FN/SHARD.txt, so an interrupted run
 # resumes where it stopped (delete that folder to start over). When all 256 shards of a function
 # are there, docs/verification/f32/FN.txt gets the function's result: date, revision, inputs
-# checked, mismatches (the first ones listed), inputs escalated to the Boost reference, CPU
-# seconds. The script exits non-zero when any function has a mismatch.
+# checked, mismatches (the first ones listed), inputs escalated to the Boost reference, the
+# seconds (each shard's wall time, summed). The script exits non-zero when any function has a mismatch.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -63,7 +63,7 @@ for fn in "${fns[@]}"; do
     echo "checked: $checked"
     echo "mismatches: $mism"
     echo "escalated to the Boost reference: $esc"
-    echo "cpu seconds: $secs"
+    echo "seconds (each shard's wall time, summed): $secs"
     cat "$out/$fn"/*.txt | grep "^mismatch" | head -20 || true
   } > "docs/verification/f32/$fn.txt"
   echo "$fn: checked $checked, mismatches $mism, escalated $esc, $secs s -> docs/verification/f32/$fn.txt"
