@@ -67,17 +67,16 @@ double filter_value(MathFn f, float xf) {
 std::optional<uint32_t> decided(double y) {
   if (std::isnan(y)) return std::nullopt;
   if (std::isinf(y) || y == 0) return std::bit_cast<uint32_t>(static_cast<float>(y));
+  constexpr double kOverflow = 0x1p128 - 0x1p103;  // the midpoint above the largest finite f32
   const float r = static_cast<float>(y);
   const double margin = kTrust * std::fabs(y);
-  if (std::isinf(r)) {  // beyond the overflow threshold 2^128 - 2^103 (its midpoint)
-    const double threshold = 0x1p128 - 0x1p103;
-    if (std::fabs(y) - threshold <= margin) return std::nullopt;
+  if (std::isinf(r)) {  // beyond the overflow threshold
+    if (std::fabs(y) - kOverflow <= margin) return std::nullopt;
     return std::bit_cast<uint32_t>(r);
   }
-  const double lo = (static_cast<double>(r) + std::nextafter(r, -INFINITY)) / 2;
-  const double hi = (static_cast<double>(r) + std::nextafter(r, INFINITY)) / 2;
-  const double top = std::isinf(std::nextafter(r, INFINITY)) ? 0x1p128 - 0x1p103 : hi;
-  const double bottom = std::isinf(std::nextafter(r, -INFINITY)) ? -(0x1p128 - 0x1p103) : lo;
+  const float below = std::nextafter(r, -INFINITY), above = std::nextafter(r, INFINITY);
+  const double bottom = std::isinf(below) ? -kOverflow : (static_cast<double>(r) + below) / 2;
+  const double top = std::isinf(above) ? kOverflow : (static_cast<double>(r) + above) / 2;
   if (y - bottom <= margin || top - y <= margin) return std::nullopt;
   return std::bit_cast<uint32_t>(r);
 }

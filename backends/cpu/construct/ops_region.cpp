@@ -142,14 +142,22 @@ std::vector<CValue> slice_sources(Builder& B, const Operation& op, const std::ve
   return out;
 }
 
+// summarize(sources..., operands...): the whole source as one segment.
+CValue summarize_whole(Builder& B, const Operation& op, const std::vector<std::vector<CValue>>& parts) {
+  return B.inline_call(op, B.helper(op, "summarize"), concat(parts[0], parts[2])).at(0);
+}
+
 // region_fold in blocks of `block` (> 0) rows of a source of n > 0 rows, n possibly symbolic:
 // n < block is the whole source; otherwise summarize(block 0), then the further whole blocks
-// and the tail each combined into the accumulator slots.
+// (a loop) and the tail each combined into the accumulator slots. A constant n decides at
+// construction which of these exist.
 CValue fold_blocks(Builder& B, const Operation& op, const std::vector<std::vector<CValue>>& parts, int64_t axis,
                    const ExprP& n, int64_t block) {
   const Function& summarize = B.helper(op, "summarize");
   const Function& combine = B.helper(op, "combine");
   const Type& t = op.result()->type;
+  const auto cn = const_index(n);
+  const ExprP bk = make_index(block);
   auto summary = [&](const ExprP& b, const ExprP& len) {
     return B.inline_call(op, summarize, concat(slice_sources(B, op, parts[0], axis, b, len), parts[2])).at(0);
   };
@@ -163,35 +171,31 @@ CValue fold_blocks(Builder& B, const Operation& op, const std::vector<std::vecto
     assign_slots(B, op, slots, Builder::leaf_values(B.inline_call(op, combine, {acc(), s}).at(0)));
   };
   auto blocked = [&] {
-    const ExprP bk = make_index(block);
-    const auto cn = const_index(n);
     const ExprP nfull = cn ? make_index(*cn / block) : make_binary("floordiv", n, bk);
-    const ExprP tail = index_sub(n, index_mul(nfull, bk));
     assign_slots(B, op, slots, Builder::leaf_values(summary(make_index(0), bk)));
     if (!cn || *cn >= 2 * block) {
-    auto loop = make_loop(B.program().add_var("rblk", DType::Index, VarRole::Loop), make_index(1), nfull, make_index(1),
-                          B.origin(op));
-    B.with_block(loop->body, [&] { fold_in(index_mul(make_var(loop->var, DType::Index), bk), bk); });
-    B.emit(std::move(loop));
+      auto loop = make_loop(B.program().add_var("rblk", DType::Index, VarRole::Loop), make_index(1), nfull,
+                            make_index(1), B.origin(op));
+      B.with_block(loop->body, [&] { fold_in(index_mul(make_var(loop->var, DType::Index), bk), bk); });
+      B.emit(std::move(loop));
     }
     if (cn) {
       if (*cn % block != 0) fold_in(make_index(*cn / block * block), make_index(*cn % block));
       return;
     }
+    const ExprP tail = index_sub(n, index_mul(nfull, bk));
     auto s = make_stmt(StmtKind::If, B.origin(op));
     s->value = make_compare("ne", tail, make_index(0));
     B.with_block(s->body, [&] { fold_in(index_mul(nfull, bk), tail); });
     B.emit(std::move(s));
   };
-  if (auto c = const_index(n)) {
+  if (cn) {
     blocked();
     return acc();
   }
   auto s = make_stmt(StmtKind::If, B.origin(op));
-  s->value = make_compare("lt", n, make_index(block));
-  B.with_block(s->body, [&] {
-    assign_slots(B, op, slots, Builder::leaf_values(B.inline_call(op, summarize, concat(parts[0], parts[2])).at(0)));
-  });
+  s->value = make_compare("lt", n, bk);
+  B.with_block(s->body, [&] { assign_slots(B, op, slots, Builder::leaf_values(summarize_whole(B, op, parts))); });
   B.with_block(s->orelse, blocked);
   B.emit(std::move(s));
   return acc();
@@ -202,15 +206,13 @@ void op_region_fold(Builder& B, const Operation& op) {
   auto parts = segment_operands(B, op, 3);
   const int64_t axis = op.attr("axis") ? static_cast<int64_t>(op.attr("axis")->i) : 0;
   ExprP n = source_extent(B, op, parts[0], axis);
-  const Function& summarize = B.helper(op, "summarize");
   const CValue identity = parts[1].at(0);
   const int64_t block = B.region_block();
   B.program().bindings.push_back({B.origin(op), "region_fold.blocks", {{"region_block", block}}, block > 0 ? "segments" : ""});
   const auto cn = const_index(n);
   const bool whole = block <= 0 || (cn && *cn <= block);
   CValue r = select_on_empty(B, op, n, op.result()->type, [&] { return identity; }, [&] {
-    if (!whole) return fold_blocks(B, op, parts, axis, n, block);
-    return B.inline_call(op, summarize, concat(parts[0], parts[2])).at(0);
+    return whole ? summarize_whole(B, op, parts) : fold_blocks(B, op, parts, axis, n, block);
   });
   B.set(op.result(), r);
 }
