@@ -3,6 +3,7 @@
 // through the numerics library (or a tight loop of fast_paths.h proven bit-identical to it for
 // the common float/integer ops that cannot fail); a numerics error (integer division by zero, invalid cast, ...)
 // is a run-time error naming the op, its location and the element's coordinates.
+#include <algorithm>
 #include <unordered_map>
 
 #include "interp/engine.h"
@@ -177,7 +178,8 @@ Flow op_unary(Engine& E, Frame& f, const Operation& op) {
     // approximate=True: the reference value is the correctly rounded one (numerics contract);
     // flush_to_zero flushes subnormal inputs and results.
     const bool ftz = attr_bool(op, "flush_to_zero");
-    for (int64_t i = 0; i < a.n; ++i) out[static_cast<size_t>(i)] = num::eval(*fn, a.dtype, el(a, i), ftz);
+    if (a.scalar) std::fill(out.begin(), out.end(), num::eval(*fn, a.dtype, a.one, ftz));
+    else num::eval_n(*fn, a.dtype, a.data, out.data(), out.size(), ftz);  // one dispatch per tensor
   }
   E.set(f, op, 0, make_shaped(a.dtype, a.shape, std::move(out), a.scalar));
   return {};

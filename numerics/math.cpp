@@ -1,8 +1,10 @@
 // Dispatch of the unary math functions: names, decoding, the special-value table, then the
-// double fast path (f16/bf16/f32) with the MPFR/Ziv path as the fallback and for f64.
+// fast paths (own f32 kernels; glibc double for f16/bf16/f32; long double for f64) with the
+// MPFR/Ziv path as the fallback.
 #include "numerics/math.h"
 
 #include <array>
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -28,6 +30,11 @@ uint64_t encode(DType d, double v) {
 }
 
 uint64_t evaluate(MathFn f, DType d, uint64_t bits, bool ftz, bool fast) {
+  if (fast && d == DType::F32 && !ftz) {  // the common case first: finite nonzero f32
+    const auto x = std::bit_cast<float>(static_cast<uint32_t>(bits));
+    if (const detail::F32Kernel k = detail::kF32Kernels[static_cast<int>(f)]; k && std::isfinite(x) && x != 0)
+      if (const uint64_t r = k(x); r != detail::kUndecided) return r;
+  }
   if (!supported(d))
     throw std::invalid_argument("unary math '" + std::string(name(f)) + "' is not defined for dtype " +
                                 std::string(kir::name(d)));
@@ -36,7 +43,7 @@ uint64_t evaluate(MathFn f, DType d, uint64_t bits, bool ftz, bool fast) {
   uint64_t out;
   if (auto s = detail::math_special(f, x)) {
     out = encode(d, *s);
-  } else if (auto r = fast && d != DType::F64 ? detail::math_fast(f, d, x) : std::nullopt) {
+  } else if (auto r = !fast ? std::nullopt : d == DType::F64 ? detail::math_fast_f64(f, x) : detail::math_fast(f, d, x)) {
     out = *r;
   } else {
     out = encode(d, detail::math_mpfr(f, d, x));
@@ -55,6 +62,13 @@ std::optional<MathFn> parse_math_fn(std::string_view s) {
 std::string_view name(MathFn f) { return kNames[static_cast<int>(f)]; }
 
 uint64_t eval(MathFn f, DType d, uint64_t bits, bool ftz) { return evaluate(f, d, bits, ftz, true); }
+
+void eval_n(MathFn f, DType d, const uint64_t* in, uint64_t* out, size_t n, bool ftz) {
+  if (d == DType::F32 && !ftz && detail::f32_batch(f, in, out, n)) return;
+  for (size_t i = 0; i < n; ++i) out[i] = evaluate(f, d, in[i], ftz, true);
+}
+
+uint64_t detail::eval_after_kernel(MathFn f, DType d, uint64_t bits) { return evaluate(f, d, bits, false, true); }
 
 uint64_t eval_reference(MathFn f, DType d, uint64_t bits, bool ftz) {
   return evaluate(f, d, bits, ftz, false);

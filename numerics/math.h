@@ -4,6 +4,7 @@
 // the special-value table of docs/numerics.md "Math functions". The reference interpreter and the oracle use
 // this; compiled backends are judged against it through numerics/contract.h.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -25,6 +26,10 @@ std::string_view name(MathFn f);
 // std::invalid_argument). NaN results are d's canonical quiet NaN. ftz=true flushes a subnormal
 // input to a zero of the same sign before evaluating and a subnormal result to a signed zero.
 uint64_t eval(MathFn f, DType d, uint64_t bits, bool ftz = false);
+
+// eval on n values at once (out[i] = eval(f, d, in[i], ftz)); the dispatch happens once per
+// call, which is what brings the f32 kernels' cost per value close to the C library's.
+void eval_n(MathFn f, DType d, const uint64_t* in, uint64_t* out, size_t n, bool ftz = false);
 
 // The same function evaluated without the double-precision fast path (MPFR / Ziv only). Exists
 // so tests and benchmarks can compare the two paths; results are identical by construction.

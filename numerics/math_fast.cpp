@@ -5,9 +5,11 @@
 // to MPFR. The error bounds δ per function are listed and argued in docs/numerics.md "Math functions"
 // ("Fast path"); the constants below are the single place they are used.
 #include <algorithm>
+#include <math.h>
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "numerics/format.h"
 #include "numerics/math_detail.h"
@@ -38,9 +40,9 @@ std::optional<uint64_t> round_unique(DType d, double lo, double hi) {
   return a;
 }
 
-std::optional<uint64_t> accept(DType d, double y, double rel, bool nonneg) {
+std::optional<uint64_t> accept(DType d, double y, double rel, bool nonneg, double abs = 0) {
   if (!std::isfinite(y)) return std::nullopt;
-  const double delta = std::fabs(y) * (rel + kEndpointRel) + kAbs;
+  const double delta = std::fabs(y) * (rel + kEndpointRel) + kAbs + abs * (1 + 0x1p-40);
   double lo = y - delta;
   const double hi = y + delta;
   if (nonneg && lo < 0) lo = 0.0;
@@ -51,6 +53,27 @@ std::optional<uint64_t> accept(DType d, double y, double rel, bool nonneg) {
 // +0 in f16, bf16 and f32) or above DBL_MAX (rounds to +Inf).
 uint64_t plus_zero(DType) { return 0; }
 uint64_t plus_inf(DType d) { return inf_bits(d); }
+
+// lgamma(x) for x < 0, not an integer, by the reflection formula
+// lgamma(x) = log π - log|sin(πx)| - lgamma(1 - x), with an absolute error bound: the result
+// crosses zero twice between consecutive negative integers, so only an absolute bound holds
+// there, and near those zeros accept() cannot decide and MPFR takes over.
+std::optional<uint64_t> lgamma_negative(DType d, double x) {
+  constexpr double kU = 0x1p-53;
+  // s = x mod 2 in (-1, 1] exactly, folded to |s| <= 1/2 with |sin(πs)| = |sin(πx)| (exact).
+  double s = x - 2 * std::nearbyint(x / 2);
+  if (s > 0.5) s = 1 - s;
+  if (s < -0.5) s = -1 - s;
+  const double sn = std::fabs(std::sin(3.141592653589793 * s));  // rel. error <= kLibmRel + 3u
+  const double a = 1.1447298858494002;                           // log π, rounded
+  const double b = std::log(sn);
+  const double z = 1 - x;  // > 1; its rounding moves lgamma by at most u z |ψ(z)| <= u z (0.58 + log z)
+  const double c = std::lgamma(z);
+  const double y = (a - b) - c;
+  const double abs_err = kLibmRel * (std::fabs(b) + std::fabs(c) + 1.5) + kU * (1 + 4 * std::fabs(a)) +
+                         kU * z * (0.58 + std::log(z)) + 3 * kU * (std::fabs(a - b) + std::fabs(y));
+  return accept(d, y, 0, false, abs_err);
+}
 
 }  // namespace
 
@@ -70,7 +93,56 @@ double i0_series(double x, double* rel_err) {
   return s;
 }
 
+std::optional<uint64_t> math_fast_f64(MathFn f, double x) {
+  // glibc's x87 long double functions, assumed within 2^-58 relative (32 ulps of the 64-bit
+  // significand; glibc's libm-test-ulps lists at most a few). The double conversion of the two
+  // interval ends is RNE with gradual underflow and overflow to Inf.
+  if constexpr (std::numeric_limits<long double>::digits < 64) return std::nullopt;  // no x87 format
+  constexpr long double kRel = 0x1p-58L;
+  const long double lx = x;
+  long double y, rel = kRel;
+  switch (f) {
+    case MathFn::Exp: y = expl(lx); break;
+    case MathFn::Exp2: y = exp2l(lx); break;
+    case MathFn::Log: y = logl(lx); break;
+    case MathFn::Log1p: y = log1pl(lx); break;
+    case MathFn::Lgamma:
+      if (x < 3) return std::nullopt;  // near the zeros at 1 and 2, and negative x: MPFR
+      y = lgammal(lx);
+      break;
+    case MathFn::Sin: y = sinl(lx); break;
+    case MathFn::Cos: y = cosl(lx); break;
+    case MathFn::Asin: y = asinl(lx); break;
+    case MathFn::Tanh: y = tanhl(lx); break;
+    case MathFn::Erf: y = erfl(lx); break;
+    case MathFn::Erfc: y = erfcl(lx); break;
+    case MathFn::Sigmoid: y = 1 / (1 + expl(-lx)); rel = 2 * kRel; break;
+    case MathFn::Rsqrt: y = 1 / sqrtl(lx); rel = 0x1p-62L; break;  // two correctly rounded ops
+    case MathFn::Sqrt: return std::bit_cast<uint64_t>(std::sqrt(x));  // correctly rounded
+    default: return std::nullopt;  // i0: MPFR / Ziv; floor, abs: the special table
+  }
+  if (!std::isfinite(y)) return std::nullopt;
+  const long double delta = fabsl(y) * (rel + 0x1p-62L);
+  const double lo = static_cast<double>(y - delta), hi = static_cast<double>(y + delta);
+  if (std::bit_cast<uint64_t>(lo) != std::bit_cast<uint64_t>(hi)) return std::nullopt;
+  return std::bit_cast<uint64_t>(lo);
+}
+
 std::optional<uint64_t> math_fast(MathFn f, DType d, double x) {
+  if (has_f32_kernel(f)) {
+    // The own f32 kernel, then (f16, bf16) the f32 result rounded once more. That double rounding
+    // is innocuous unless the f32 result r is itself a rounding boundary of d: every boundary of
+    // f16/bf16 is an f32 value, so a boundary strictly between f(x) and r would be an f32 value
+    // closer to f(x) than r. r(1 ± 2^-30) contains no f32 value but r, so accept decides exactly
+    // when r is not a boundary.
+    const auto x32 = static_cast<float>(x);
+    if (const uint64_t r = kF32Kernels[static_cast<int>(f)](x32); r != kUndecided) {
+      if (d == DType::F32) return r;
+      return accept(d, std::bit_cast<float>(static_cast<uint32_t>(r)), 0x1p-30, false);
+    }
+    // undecided: MPFR, except sin/cos beyond the kernels' reduction range (glibc's below)
+    if (!((f == MathFn::Sin || f == MathFn::Cos) && std::fabs(x) >= 0x1p20)) return std::nullopt;
+  }
   switch (f) {
     case MathFn::Exp: {
       if (x < -110) return plus_zero(d);  // e^-110 < 2^-151
@@ -87,7 +159,7 @@ std::optional<uint64_t> math_fast(MathFn f, DType d, double x) {
     case MathFn::Log: return accept(d, std::log(x), kLibmRel, false);
     case MathFn::Log1p: return accept(d, std::log1p(x), kLibmRel, false);
     case MathFn::Lgamma:
-      if (x <= 0) return std::nullopt;  // negative arguments: MPFR (zeros of lgamma there)
+      if (x < 0) return lgamma_negative(d, x);
       return accept(d, std::lgamma(x), kLibmRel, false);
     case MathFn::Sin: return accept(d, std::sin(x), kLibmRel, false);
     case MathFn::Cos: return accept(d, std::cos(x), kLibmRel, false);

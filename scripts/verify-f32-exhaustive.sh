@@ -5,7 +5,10 @@
 # library's double result where it is provably far from an f32 rounding boundary, else the tests'
 # Boost reference at 128/256 bits).
 #
-# Usage: scripts/verify-f32-exhaustive.sh [--jobs N] [FN ...]     (default: every function)
+# Usage: scripts/verify-f32-exhaustive.sh [--jobs N] [--plain] [FN ...]  (default: every function)
+#
+# --plain checks the variant of the f32 kernels (exp, exp2, log, sin, cos, tanh, erf) without
+# fused multiply-add, which CPUs without FMA run (KIR_NUMERICS_NO_FMA=1); its results are FN.plain.
 #
 # The 2^32 inputs of a function are cut into 256 shards of 2^24, run N at a time (default: the
 # cores). Each finished shard leaves build-verify/verify-f32/FN/SHARD.txt, so an interrupted run
@@ -17,11 +20,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 jobs=$(nproc)
+variant=
 fns=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --jobs) jobs=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    --plain) export KIR_NUMERICS_NO_FMA=1; variant=.plain; shift ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) fns+=("$1"); shift ;;
   esac
 done
@@ -38,7 +43,8 @@ rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -z "$(git status --porcelain -- numerics 2>/dev/null)" ] || rev="$rev+modified-numerics"
 mkdir -p docs/verification/f32
 failed=0
-for fn in "${fns[@]}"; do
+for f in "${fns[@]}"; do
+  fn=$f$variant  # the name of the shard folder and the result file
   mkdir -p "$out/$fn"
   pending=()
   for s in $(seq 0 255); do [ -s "$out/$fn/$s.txt" ] || pending+=("$s"); done
@@ -48,16 +54,17 @@ for fn in "${fns[@]}"; do
     # shard is run again (its exit status 1 means mismatches, which the file records).
     printf '%s\n' "${pending[@]}" | xargs -P "$jobs" -I{} bash -c '
       s={}; b=$((s << 24)); e=$(((s + 1) << 24))
-      "$0" "$1" $b $e > "$2/$1/$s.tmp" || [ $? -eq 1 ]
+      "$0" "$3" $b $e > "$2/$1/$s.tmp" || [ $? -eq 1 ]
       mv "$2/$1/$s.tmp" "$2/$1/$s.txt"
-      echo "  $1 shard $s: $(head -1 "$2/$1/$s.txt" | cut -d" " -f4-)"' "$bin" "$fn" "$out"
+      echo "  $1 shard $s: $(head -1 "$2/$1/$s.txt" | cut -d" " -f4-)"' "$bin" "$fn" "$out" "$f"
   fi
   n=$(ls "$out/$fn"/*.txt | wc -l)
   [ "$n" -eq 256 ] || { echo "$fn: only $n/256 shards finished" >&2; failed=1; continue; }
   sum() { cat "$out/$fn"/*.txt | grep -o "$1=[0-9.]*" | cut -d= -f2 | awk '{s += $1} END {printf "%.0f", s}'; }
   checked=$(sum checked) mism=$(sum mismatches) esc=$(sum escalated) secs=$(sum seconds)
   {
-    echo "function: $fn (f32, every encoding 0x00000000..0xffffffff)"
+    echo "function: $f (f32, every encoding 0x00000000..0xffffffff)"
+    echo "kernels: $([ -n "$variant" ] && echo "plain (KIR_NUMERICS_NO_FMA=1)" || echo "fused multiply-add where the CPU has it ($(grep -qw fma /proc/cpuinfo && echo yes || echo no) here)")"
     echo "date: $(date -u +%Y-%m-%d)"
     echo "revision: $rev"
     echo "checked: $checked"
