@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# Exhaustive f32 verification of the correctly rounded math (opt-in; hours of CPU for the whole
-# set): every one of the 2^32 f32 encodings of each function is evaluated by kir's numerics and
+# Exhaustive f32 verification of the correctly rounded math (opt-in; about 40 minutes on two
+# cores for the whole set): every one of the 2^32 f32 encodings of each function is evaluated by kir's numerics and
 # compared with a reference independent of it (tests/numerics_verify/verify_f32.cpp: the C
 # library's double result where it is provably far from an f32 rounding boundary, else the tests'
 # Boost reference at 128/256 bits).
 #
 # Usage: scripts/verify-f32-exhaustive.sh [--jobs N] [--plain] [FN ...]  (default: every function)
 #
+# FN is a function of the math set, or one of the approximate modes exp2:approx, exp2:approx-ftz
+# and tanh:approx (kir's value in that mode, and the mode's bound in the numerics contract at
+# every input; see tests/numerics_verify/verify_f32.cpp).
+#
 # --plain checks the variant of the f32 kernels (exp, exp2, log, sin, cos, tanh, erf) without
 # fused multiply-add, which CPUs without FMA run (KIR_NUMERICS_NO_FMA=1); its results are FN.plain.
 #
 # The 2^32 inputs of a function are cut into 256 shards of 2^24, run N at a time (default: the
 # cores). Each finished shard leaves build-verify/verify-f32/FN/SHARD.txt, so an interrupted run
-# resumes where it stopped (delete that folder to start over). When all 256 shards of a function
+# resumes where it stopped (delete that folder to start over; shards of another revision are
+# discarded). When all 256 shards of a function
 # are there, docs/verification/f32/FN.txt gets the function's result: date, revision, inputs
 # checked, mismatches (the first ones listed), inputs escalated to the Boost reference, the
 # seconds (each shard's wall time, summed). The script exits non-zero when any function has a mismatch.
@@ -26,12 +31,13 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --jobs) jobs=$2; shift 2 ;;
     --plain) export KIR_NUMERICS_NO_FMA=1; variant=.plain; shift ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) fns+=("$1"); shift ;;
   esac
 done
 if [ ${#fns[@]} -eq 0 ]; then
-  fns=(exp exp2 log log1p sin cos asin tanh erf erfc sigmoid rsqrt sqrt floor abs i0 lgamma)
+  fns=(exp exp2 log log1p sin cos asin tanh erf erfc sigmoid rsqrt sqrt floor abs i0 lgamma
+       exp2:approx exp2:approx-ftz tanh:approx)
 fi
 scripts/install-deps.sh >/dev/null
 export CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=true
@@ -44,8 +50,12 @@ rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 mkdir -p docs/verification/f32
 failed=0
 for f in "${fns[@]}"; do
-  fn=$f$variant  # the name of the shard folder and the result file
+  fn=${f//:/.}$variant  # the name of the shard folder and the result file (exp2:approx -> exp2.approx)
   mkdir -p "$out/$fn"
+  if [ "$(cat "$out/$fn/REVISION" 2>/dev/null)" != "$rev" ]; then  # another revision's shards
+    rm -f "$out/$fn"/*.txt
+    echo "$rev" > "$out/$fn/REVISION"
+  fi
   pending=()
   for s in $(seq 0 255); do [ -s "$out/$fn/$s.txt" ] || pending+=("$s"); done
   echo "$fn: $((256 - ${#pending[@]}))/256 shards done before this run, ${#pending[@]} to run on $jobs jobs"

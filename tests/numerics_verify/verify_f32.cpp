@@ -13,10 +13,21 @@
 // (NaN, ±Inf, ±0) and NaN results, the input escalates to the tests' Boost reference
 // (tests/numerics/math_reference.h: cpp_bin_float at 128 bits, then 256).
 //
+// The approximate modes (FN exp2:approx, exp2:approx-ftz, tanh:approx) check two things per input:
+// kir's value in that mode (num::eval with ftz for approx-ftz) against the reference with the
+// mode's flushing done here (a subnormal input read as the zero of its sign, a subnormal result
+// replaced by the zero of its sign), and the mode's bound in the numerics contract
+// (num::accepts): the result itself is accepted, and on each side of it the farthest value
+// the bound allows is accepted and the next one rejected. That edge is computed here from the
+// bound's definition (ulps counted in the order of values, ±0 one point; the relative bound
+// r·2^-11 + half an ulp of r, ulp = 2^(max(e, -126) - 23)), for edges that stay finite, nonzero
+// and of the result's sign.
+//
 // Output: "FN BEGIN END checked=N mismatches=M escalated=E seconds=S" and, for the first ten
 // mismatches, "mismatch 0xBITS got=0x.. want=0x..". Progress goes to stderr with --progress.
 #include <boost/math/special_functions/bessel.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cinttypes>
@@ -26,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "numerics/contract.h"
 #include "numerics/math.h"
 #include "tests/numerics/math_reference.h"
 
@@ -81,6 +93,52 @@ std::optional<uint32_t> decided(double y) {
   return std::bit_cast<uint32_t>(r);
 }
 
+// Position of an f32 encoding in the order of values, ±0 one point (NaN: not used here).
+int64_t order_index(uint32_t b) { return b >> 31 ? -static_cast<int64_t>(b & 0x7fffffffu) : static_cast<int64_t>(b); }
+uint32_t from_index(int64_t i) { return i >= 0 ? static_cast<uint32_t>(i) : 0x80000000u | static_cast<uint32_t>(-i); }
+
+bool subnormal(uint32_t b) { return (b & 0x7f800000u) == 0 && (b & 0x7fffffu) != 0; }
+uint32_t flush(uint32_t b) { return subnormal(b) ? b & 0x80000000u : b; }
+
+// The mode's bound at the correctly rounded result `want`: mismatches found among the result
+// itself and the edge candidates on each side (see the header).
+int bound_mismatches(const kir::num::Accuracy& a, uint32_t want, std::vector<std::string>& first) {
+  const float w = std::bit_cast<float>(want);
+  if (!std::isfinite(w) || w == 0) return kir::num::accepts(a, want, want) ? 0 : 1;
+  int bad = kir::num::accepts(a, want, want) ? 0 : 1;
+  const int64_t k = order_index(want);
+  const uint32_t ef = (want >> 23) & 0xff;
+  const double half_ulp = 0.5 * std::ldexp(1.0, std::max(static_cast<int>(ef), 1) - 127 - 23);
+  const double reach = a.max_rel * std::fabs(static_cast<double>(w)) + half_ulp;  // exact in double
+  for (int side : {-1, 1}) {
+    int64_t edge = k + side * static_cast<int64_t>(a.max_ulps);
+    if (a.max_rel > 0) {  // the farthest f32 within reach on this side
+      const double target = static_cast<double>(w) + side * reach;
+      float v = static_cast<float>(target);
+      if (side > 0 ? static_cast<double>(v) > target : static_cast<double>(v) < target)
+        v = std::nextafter(v, side > 0 ? -INFINITY : INFINITY);
+      const int64_t kv = order_index(std::bit_cast<uint32_t>(v));
+      if (side * (kv - edge) > 0) edge = kv;
+    }
+    for (int64_t i : {edge, edge + side}) {
+      const uint32_t c = from_index(i);
+      const float cv = std::bit_cast<float>(c);
+      if (!std::isfinite(cv) || cv == 0 || std::signbit(cv) != std::signbit(w) || c == want) continue;
+      const bool expect = i == edge;
+      if (kir::num::accepts(a, c, want) != expect) {
+        ++bad;
+        if (first.size() < 10) {
+          char line[160];
+          std::snprintf(line, sizeof line, "bound at want=0x%08" PRIx32 ": candidate 0x%08" PRIx32 " %s, expected %s", want, c,
+                        expect ? "rejected" : "accepted", expect ? "accepted" : "rejected");
+          first.push_back(line);
+        }
+      }
+    }
+  }
+  return bad;
+}
+
 bool parse_u64(const char* s, uint64_t& out) {
   char* end = nullptr;
   out = std::strtoull(s, &end, 0);
@@ -97,10 +155,31 @@ int main(int argc, char** argv) {
     else args.push_back(argv[i]);
   }
   uint64_t begin = 0, end = 0;
-  const auto fn = args.size() == 3 ? kir::num::parse_math_fn(args[0]) : std::nullopt;
-  if (!fn || !parse_u64(args[1].c_str(), begin) || !parse_u64(args[2].c_str(), end) || begin > end ||
+  // FN or FN:approx / FN:approx-ftz (the approximate modes)
+  std::string fn_name = args.empty() ? "" : args[0], mode_name;
+  if (const auto colon = fn_name.find(':'); colon != std::string::npos) {
+    mode_name = fn_name.substr(colon + 1);
+    fn_name.resize(colon);
+  }
+  MathFn f{};
+  bool known = false;
+  if (const auto parsed = args.size() == 3 ? kir::num::parse_math_fn(fn_name) : std::nullopt) {
+    f = *parsed;
+    known = true;
+  }
+  const kir::num::MathMode mode = mode_name == "approx" ? kir::num::MathMode::Approximate
+                                  : mode_name == "approx-ftz" ? kir::num::MathMode::ApproximateFtz
+                                                              : kir::num::MathMode::Default;
+  const bool ftz = mode == kir::num::MathMode::ApproximateFtz;
+  const auto accuracy = known ? kir::num::accuracy(kir::num::contract_op(f), DType::F32, mode) : std::nullopt;
+  if (known && (!accuracy || (!mode_name.empty() && mode == kir::num::MathMode::Default))) {
+    std::fprintf(stderr, "kir_verify_f32: %s is not a mode of f32 %s (modes: exp2:approx, exp2:approx-ftz, tanh:approx)\n",
+                 args[0].c_str(), fn_name.c_str());
+    return 2;
+  }
+  if (!known || !parse_u64(args[1].c_str(), begin) || !parse_u64(args[2].c_str(), end) || begin > end ||
       end > (uint64_t{1} << 32)) {
-    std::fprintf(stderr, "usage: kir_verify_f32 [--progress] FN BEGIN END   (0 <= BEGIN <= END <= 2^32; FN exp, log, ...)\n");
+    std::fprintf(stderr, "usage: kir_verify_f32 [--progress] FN BEGIN END   (0 <= BEGIN <= END <= 2^32; FN exp, log, ..., or exp2:approx, exp2:approx-ftz, tanh:approx)\n");
     return 2;
   }
   const auto t0 = std::chrono::steady_clock::now();
@@ -108,16 +187,19 @@ int main(int argc, char** argv) {
   std::vector<std::string> first;
   for (uint64_t b = begin; b < end; ++b) {
     const uint32_t bits = static_cast<uint32_t>(b);
-    const float x = std::bit_cast<float>(bits);
+    const uint32_t in = ftz ? flush(bits) : bits;
+    const float x = std::bit_cast<float>(in);
     std::optional<uint32_t> want;
-    if (std::isfinite(x) && x != 0) want = decided(filter_value(*fn, x));
+    if (std::isfinite(x) && x != 0) want = decided(filter_value(f, x));
     if (!want) {
       ++escalated;
-      want = static_cast<uint32_t>(kir::test::reference(*fn, DType::F32, bits));
+      want = static_cast<uint32_t>(kir::test::reference(f, DType::F32, in));
     }
-    const uint64_t got = kir::num::eval(*fn, DType::F32, bits);
+    if (ftz) want = flush(*want);
+    const uint64_t got = kir::num::eval(f, DType::F32, bits, ftz);
+    if (mode != kir::num::MathMode::Default) mismatches += bound_mismatches(*accuracy, *want, first);
     if (got != *want) {
-      if (++mismatches <= 10) {
+      if (++mismatches && first.size() < 10) {
         char line[128];
         std::snprintf(line, sizeof line, "mismatch 0x%08" PRIx32 " got=0x%08" PRIx64 " want=0x%08" PRIx32, bits, got, *want);
         first.push_back(line);
