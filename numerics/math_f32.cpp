@@ -23,7 +23,6 @@
 namespace kir::num::detail {
 namespace {
 
-constexpr double kU = 0x1p-53;             // unit roundoff of double
 constexpr double kRoundMagic = 0x1.8p52;  // x + magic - magic rounds |x| < 2^51 to an integer
 constexpr int kErfDeg = 13;
 // 1/n! rounded to double (n! is exact in double up to n = 18).
