@@ -2,9 +2,11 @@
 // log, sin, cos, tanh and erf: table-driven argument reduction and short polynomials, each with an
 // error bound argued in docs/numerics.md "Fast path" ("Own f32 kernels"). A kernel returns the
 // double y and the bound; the result is accepted only if every value within the bound rounds to
-// the same f32 (decide_f32), otherwise the caller falls back to MPFR. Tables are computed once
-// with MPFR (every entry the double nearest to the exact value), so no constant here is typed in
-// by hand except the polynomial degrees and the split points.
+// the same f32 (decide_f32), otherwise the caller falls back to MPFR. Tables and split constants
+// are computed once with MPFR (every entry the double nearest to the exact value). Typed in by
+// hand are only the Taylor coefficients 1/k (as quotients), ln2 and π rounded to double where
+// they just pick the reduction's k (any nearby value works), ln2 in exp2's r·ln2 (its rounding
+// is in the bound), the degrees and the range cut-offs (each argued where it is used).
 //
 // These kernels deliberately share nothing with the backend's vector math (rt/kir_vmath.h,
 // branch-free Taylor polynomials without tables): the oracle compares the two, so they must be
