@@ -145,6 +145,7 @@ ExprP index_min(ExprP a, ExprP b) {
 }
 
 bool may_fault(const Expr& e) {
+  if (e.probed) return false;
   switch (e.kind) {
     case ExprKind::Load:  // a checked load (it has an op)
       if (e.op_id >= 0) return true;
@@ -169,6 +170,34 @@ bool may_fault(const Expr& e) {
   }
   for (const auto& a : e.args)
     if (may_fault(*a)) return true;
+  return false;
+}
+
+bool exprs_may_fault(const Stmt& s) {
+  bool f = false;
+  for_each_expr(s, [&](const Expr& e) { f = f || may_fault(e); });
+  return f;
+}
+
+bool may_fault(const Stmt& s) {
+  switch (s.kind) {
+    case StmtKind::Check:
+    case StmtKind::Structured:
+    case StmtKind::While:
+      return true;
+    case StmtKind::Store:
+    case StmtKind::Atomic:
+    case StmtKind::Compute:
+      if (s.op_id >= 0 && !s.index.empty()) return true;
+      break;
+    default:
+      break;
+  }
+  if (exprs_may_fault(s)) return true;
+  for (const auto& c : s.body)
+    if (may_fault(*c)) return true;
+  for (const auto& c : s.orelse)
+    if (may_fault(*c)) return true;
   return false;
 }
 

@@ -70,6 +70,9 @@ struct Expr {
   std::string op;            // Unary/Binary/Compare/Math/Random op name as in KIR
   std::vector<ExprP> args;
   int32_t op_id = kNone;     // KIR op it realizes (fault locations); faulting ops need it
+  // A copy of a value whose every element a probe has already evaluated for its faults
+  // (passes/fusion.cpp): evaluating it here cannot fault, so may_fault does not look inside.
+  bool probed = false;
 };
 
 ExprP make_const(DType d, uint64_t bits);
@@ -101,6 +104,15 @@ std::optional<int64_t> const_index(const ExprP& e);  // the value of an index/in
 // random bits of an index counter). The one predicate for fusion's dead-value rule and the
 // serializer's status checks.
 bool may_fault(const Expr& e);
+// Whether executing statement `s` may fault: an expression it holds may (may_fault), or it is
+// a Check, a checked Store/Atomic (op_id set with an index), a scatter Compute (its store is
+// checked), a structured op, or a While (its step budget) — counting the statements nested in
+// it. Fusion keeps faults in the language's order with it (a value's fault is an effect); the
+// serializer checks the fault status after a statement whose own expressions may fault
+// (`exprs_may_fault`).
+struct Stmt;
+bool may_fault(const Stmt& s);
+bool exprs_may_fault(const Stmt& s);
 // Whether `e` reads buffer `b` / any buffer.
 bool reads_buffer(const Expr& e, BufId b);
 bool has_load(const Expr& e);

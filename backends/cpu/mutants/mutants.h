@@ -27,6 +27,7 @@ enum class MutantId {
   TaskTailDropped,
   TaskPartitionCarried,
   LifetimeReuseEarly,
+  FusionDropsFaults,
   // implementations (impl/)
   ScanInclusiveFlipped,
   ReduceMaxIdentityZero,
@@ -43,6 +44,7 @@ enum class MutantId {
   AtomicPlainRmw,
   AtomicWrongElement,
   RandomCounterOffByOne,
+  FaultRunsOn,
   // runtime headers (rt/kir_rt.h, through #define KIR_MUTANT_<NAME>)
   CastRoundTowardZero,
   CastOverflowUnchecked,

@@ -59,7 +59,9 @@ bool identity_store(const Program& P, const Stmt& s) {
   return true;
 }
 
-void run_bounds(Program& P) {
+}  // namespace
+
+void prove_bounds(Program& P) {
   walk_stmts(P.body.body, [&](Stmt& s) {
     if (s.kind != StmtKind::Compute) return;
     s.value = drop_checks(P, s, s.value);
@@ -68,10 +70,8 @@ void run_bounds(Program& P) {
   });
 }
 
-}  // namespace
-
 Pass bounds_pass() {
-  return {"bounds", "views' declared extents checked on entry", {}, run_bounds};
+  return {"bounds", "views' declared extents checked on entry", {}, prove_bounds};
 }
 
 }  // namespace kir::cpu

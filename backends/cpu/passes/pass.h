@@ -23,6 +23,9 @@ struct Pass {
 // The shared passes, in pipeline order.
 Pass fusion_pass();           // passes/fusion.cpp
 Pass bounds_pass();           // passes/bounds.cpp
+// The bounds pass's rewrite, for a pass that needs its facts first (fusion: a load proven inside
+// its view is no fault).
+void prove_bounds(Program& P);
 Pass select_pass();           // passes/select_expand.cpp
 Pass epilogue_pass();         // passes/epilogue.cpp
 Pass expand_pass();           // passes/select_expand.cpp

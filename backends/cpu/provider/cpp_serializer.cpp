@@ -28,6 +28,9 @@ class Writer {
   int indent = 1;
   std::vector<VarId> coords;  // enclosing loop/task variables (fault coordinates)
   int task_depth = 0;         // inside a task body (a lambda): `return;` leaves the task
+  // The fault order of the code being written (kir_gen::fault): the task variable of the ordered
+  // partition it is in, or kir_gen::kUnordered.
+  std::string fault_order = "kir_gen::kUnordered";
 
   std::ostream& line() {
     for (int i = 0; i < indent; ++i) out << "  ";
@@ -151,16 +154,35 @@ class Writer {
     return "";
   }
 
+  // Leaves the call (or the task) after a fault: every fault ends the run.
+  std::string leave() const { return task_depth ? "return;" : "return 1;"; }
+  bool runs_on() const { return mutant_active(MutantId::FaultRunsOn); }
+
   void check_status() {
     line() << "if (__builtin_expect(st_ != 0, 0)) { kir_gen::fault(call, st_, {";
     for (size_t i = 0; i < coords.size(); ++i) out << (i ? ", " : "") << var(coords[i]);
-    out << "}); st_ = 0; }\n";
+    out << "}" << (fault_order == "kir_gen::kUnordered" ? "" : ", " + fault_order) << "); " << (runs_on() ? "st_ = 0;" : leave())
+        << " }\n";
   }
 
-  bool stmt_may_fault(const Stmt& s) const {
-    bool f = false;
-    for_each_expr(s, [&](const Expr& e) { f = f || may_fault(e); });
-    return f;
+  // Inside a task, a fault elsewhere ends this task's work too (kir_gen::stopped).
+  void check_stopped() {
+    if (task_depth && !runs_on())
+      line() << "if (__builtin_expect(kir_gen::stopped(call" << (fault_order == "kir_gen::kUnordered" ? "" : ", " + fault_order)
+             << "), 0)) return;\n";
+  }
+
+  // Whether a loop's body asks check_stopped: it holds more loops or something that can fault
+  // (a loop of plain arithmetic alone stays free of it, for the C++ compiler's vectorizer).
+  static bool asks_stopped(const Stmt& loop) {
+    bool nested = false;
+    walk_stmts(loop.body, [&](const Stmt& c) {
+      nested = nested || c.kind == StmtKind::Loop || c.kind == StmtKind::Tasks || c.kind == StmtKind::While;
+    });
+    if (nested) return true;
+    for (const auto& c : loop.body)
+      if (may_fault(*c)) return true;
+    return false;
   }
 
   // Carry variables assigned in `list` outside nested Tasks: declared at the top of the body.
@@ -226,6 +248,7 @@ class Writer {
         line() << "for (int64_t " << var(s.var) << " = " << expr(*s.lo) << ", " << var(s.var) << "_end = " << expr(*s.hi)
                << "; " << var(s.var) << " < " << var(s.var) << "_end; " << var(s.var) << " += " << expr(*s.step) << ") {\n";
         ++indent;
+        if (asks_stopped(s)) check_stopped();
         coords.push_back(s.var);
         stmts(s.body);
         coords.pop_back();
@@ -244,16 +267,26 @@ class Writer {
         ++indent;
         line() << "kir_gen::Status st_ = 0;\n";
         ++task_depth;
+        // The blocks of a partitioned loop run in the language's order of the loop: the fault of
+        // the lowest block is the first (its tasks are an ordered partition).
+        const std::string outer = fault_order;
+        if (s.unique_writes && fault_order == "kir_gen::kUnordered") fault_order = var(s.var);
+        check_stopped();
         declare_carries(s.body);
         // A `parallel` point is a fault coordinate; the blocks of a partitioned loop are not
         // (the loop's own variable inside says which element).
         if (!s.unique_writes) coords.push_back(s.var);
         stmts(s.body);
         if (!s.unique_writes) coords.pop_back();
+        fault_order = outer;
         --task_depth;
         --indent;
         line() << "};\n";
         line() << "kir_gen::run_tasks(call, " << expr(*s.hi) << ", " << name << ");\n";
+        if (!runs_on()) {
+          if (task_depth) check_stopped();
+          else line() << "if (__builtin_expect(call->faulted != 0, 0)) return 1;\n";
+        }
         --indent;
         line() << "}\n";
         return;
@@ -275,8 +308,14 @@ class Writer {
         // A runaway loop is a located fault, not a hang (the interpreter's step budget).
         line() << "for (int64_t it_" << s.op_id << "_" << indent << " = 0;; ++it_" << s.op_id << "_" << indent << ") {\n";
         ++indent;
-        line() << "if (it_" << s.op_id << "_" << indent - 1 << " >= 2000000000 || call->faulted) { "
-               << "if (!call->faulted) kir_gen::fault(call, (kir_gen::Status(" << s.op_id << ") << 8) | KIR_FAULT_BUDGET, {}); break; }\n";
+        if (runs_on())
+          line() << "if (it_" << s.op_id << "_" << indent - 1 << " >= 2000000000 || call->faulted) { "
+                 << "if (!call->faulted) kir_gen::fault(call, (kir_gen::Status(" << s.op_id << ") << 8) | KIR_FAULT_BUDGET, {}); break; }\n";
+        else
+          line() << "if (it_" << s.op_id << "_" << indent - 1 << " >= 2000000000) { kir_gen::fault(call, (kir_gen::Status("
+                 << s.op_id << ") << 8) | KIR_FAULT_BUDGET, {}" << (fault_order == "kir_gen::kUnordered" ? "" : ", " + fault_order)
+                 << "); " << leave() << " }\n";
+        check_stopped();
         stmts(s.body);
         --indent;
         line() << "}\n";
@@ -284,12 +323,14 @@ class Writer {
       case StmtKind::Break: line() << "break;\n"; return;
       case StmtKind::Continue: line() << "continue;\n"; return;
       case StmtKind::Let:
+        if (P.var(s.var).name.ends_with("_probe"))  // passes/fusion.cpp probe_of
+          line() << "// %" << P.var(s.var).name << ": evaluated for its faults alone\n";
         line() << "const " << cpp_type(P.var(s.var).dtype) << " " << var(s.var) << " = " << expr(*s.value) << ";\n";
-        if (stmt_may_fault(s)) check_status();
+        if (exprs_may_fault(s)) check_status();
         return;
       case StmtKind::Assign:
         line() << var(s.var) << " = " << expr(*s.value) << ";\n";
-        if (stmt_may_fault(s)) check_status();
+        if (exprs_may_fault(s)) check_status();
         return;
       case StmtKind::Store: {
         std::string dst = buf(s.buf) + "[" + offset(s.buf, s.index) + "]";
@@ -299,7 +340,7 @@ class Writer {
           check_status();
         } else {
           line() << dst << " = " << expr(*s.value) << ";\n";
-          if (stmt_may_fault(s)) check_status();
+          if (exprs_may_fault(s)) check_status();
         }
         return;
       }
@@ -472,7 +513,7 @@ class Writer {
     }
     --indent;
     line() << "}\n";
-    if (s.op_id >= 0 || stmt_may_fault(s)) check_status();
+    if (s.op_id >= 0 || exprs_may_fault(s)) check_status();
   }
 
   void function(const std::string& entry) {

@@ -22,15 +22,38 @@ namespace kir_gen {
 // A fault status word: (op id << 8) | kir_fault_code; 0 = none.
 using Status = int64_t;
 
-// Records the first fault of the call with the coordinates of the element being computed.
-inline void fault(kir_call* call, Status st, std::initializer_list<int64_t> coords) {
-  if (__atomic_exchange_n(&call->faulted, 1, __ATOMIC_ACQ_REL) != 0) return;
-  call->fault->code = static_cast<int32_t>(st & 0xFF);
-  call->fault->op = static_cast<int32_t>(st >> 8);
-  int64_t r = 0;
-  for (int64_t c : coords)
-    if (r < KIR_MAX_RANK) call->fault->coord[r++] = c;
-  call->fault->rank = r;
+// The order of a fault raised outside an ordered partition: the first in time wins, and every
+// task stops.
+inline constexpr int64_t kUnordered = INT64_MIN;
+
+// Records a fault of the call with the coordinates of the element being computed. `order` is
+// the task of an ordered partition (a loop the language runs in order, split into tasks of
+// consecutive blocks) that raised it: the fault of the lowest task wins, as the interpreter's
+// sequential order reaches it first. Any other fault (`kUnordered`) wins if it is the first.
+inline void fault(kir_call* call, Status st, std::initializer_list<int64_t> coords, int64_t order = kUnordered) {
+  while (__atomic_exchange_n(&call->fault_lock, 1, __ATOMIC_ACQUIRE) != 0) {
+  }
+  const bool first = __atomic_load_n(&call->faulted, __ATOMIC_RELAXED) == 0;
+  if (first || (order != kUnordered && call->fault_order != kUnordered && order < call->fault_order)) {
+    call->fault->code = static_cast<int32_t>(st & 0xFF);
+    call->fault->op = static_cast<int32_t>(st >> 8);
+    int64_t r = 0;
+    for (int64_t c : coords)
+      if (r < KIR_MAX_RANK) call->fault->coord[r++] = c;
+    call->fault->rank = r;
+    __atomic_store_n(&call->fault_order, order, __ATOMIC_RELAXED);
+    __atomic_store_n(&call->faulted, 1, __ATOMIC_RELEASE);
+  }
+  __atomic_store_n(&call->fault_lock, 0, __ATOMIC_RELEASE);
+}
+
+// Whether a fault ends the work of task `order` (kUnordered faults end every task; a fault of
+// an ordered partition's task t ends the tasks from t on). Generated code asks at the start of
+// every task and of every loop that holds more loops or a fault, so a call stops within a
+// bounded amount of work after its first fault.
+inline bool stopped(const kir_call* call, int64_t order = INT64_MAX) {
+  return __atomic_load_n(&call->faulted, __ATOMIC_ACQUIRE) != 0 &&
+         __atomic_load_n(&call->fault_order, __ATOMIC_RELAXED) <= order;
 }
 
 inline void note(Status& st, int32_t op, int32_t code) {
