@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <limits>
 #include <new>
 #include <ostream>
 #include <set>
@@ -75,19 +77,68 @@ const kir::Value* Engine::value_named(const Function* fn, const std::string& nam
   return jt == it->second.end() ? nullptr : jt->second;
 }
 
-int64_t Engine::eval_extent(Frame& f, const Extent& e, const Operation& op) const {
+namespace {
+
+std::string wide_str(kir::int128 v) {
+  if (v == 0) return "0";
+  const bool neg = v < 0;
+  auto u = neg ? static_cast<kir::uint128>(0) - static_cast<kir::uint128>(v) : static_cast<kir::uint128>(v);
+  std::string s;
+  for (; u; u /= 10) s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
+  return neg ? "-" + s : s;
+}
+
+// The exact value of an extent polynomial, with 128-bit partial sums and products: an extent
+// whose value fits in 64 bits evaluates even when a partial sum does not (a stepped domain's
+// floordiv(%e - %b + %st - 1, %st) near the ends of the index range). Beyond 128 bits: a located
+// Limit error. Empty when an atom has no value (`missing` names it) or a divisor is 0.
+std::optional<kir::int128> eval_wide(const Extent& e, const std::function<std::optional<int64_t>(const std::string&)>& lookup,
+                                     const Operation& op, std::string& missing) {
+  auto too_big = [&]() -> std::optional<kir::int128> {
+    fail(op, ErrorKind::Limit, "extent " + e.str() + " exceeds 128 bits while it is evaluated");
+  };
+  kir::int128 total = 0;
+  for (const auto& [coef, atoms] : e.monomials()) {
+    kir::int128 t = coef;
+    for (const auto& a : atoms) {
+      kir::int128 v = 0;
+      if (a->kind == ExtentAtom::Kind::Symbol) {
+        auto s = lookup(a->name);
+        if (!s) {
+          missing = a->name;
+          return std::nullopt;
+        }
+        v = *s;
+      } else {
+        auto n = eval_wide(a->num, lookup, op, missing);
+        auto d = n ? eval_wide(a->den, lookup, op, missing) : std::nullopt;
+        if (!d || *d == 0) return std::nullopt;
+        if (*d == -1 && *n == std::numeric_limits<kir::int128>::min()) return too_big();
+        v = *n / *d;
+        if (*n % *d != 0 && ((*n < 0) != (*d < 0))) --v;  // floor
+      }
+      if (__builtin_mul_overflow(t, v, &t)) return too_big();
+    }
+    if (__builtin_add_overflow(total, t, &total)) return too_big();
+  }
+  return total;
+}
+
+}  // namespace
+
+kir::int128 Engine::eval_extent_wide(Frame& f, const Extent& e, const Operation& op) const {
   std::string missing;
-  auto v = e.evaluate([&](const std::string& name) -> std::optional<int64_t> {
+  auto v = eval_wide(e, [&](const std::string& name) -> std::optional<int64_t> {
     if (!name.empty() && name[0] == '%') {
       const kir::Value* kv = value_named(f.fn, name.substr(1));
       auto it = kv ? f.env.find(kv) : f.env.end();
-      if (it == f.env.end() || !it->second.is_scalar()) { missing = name; return std::nullopt; }
+      if (it == f.env.end() || !it->second.is_scalar()) return std::nullopt;
       return index_of(it->second);
     }
     auto it = f.symbols.find(name);
-    if (it == f.symbols.end()) { missing = name; return std::nullopt; }
+    if (it == f.symbols.end()) return std::nullopt;
     return it->second;
-  });
+  }, op, missing);
   if (!v) {
     if (!missing.empty()) fail(op, ErrorKind::ShapeMismatch, "extent " + missing + " has no value here");
     fail(op, ErrorKind::ShapeMismatch, "extent " + e.str() + " cannot be evaluated (division by zero)");
@@ -95,12 +146,23 @@ int64_t Engine::eval_extent(Frame& f, const Extent& e, const Operation& op) cons
   return *v;
 }
 
+int64_t Engine::eval_extent(Frame& f, const Extent& e, const Operation& op) const {
+  const kir::int128 v = eval_extent_wide(f, e, op);
+  if (v < INT64_MIN || v > INT64_MAX)
+    fail(op, ErrorKind::Limit, "extent " + e.str() + " evaluates to " + wide_str(v) + ", outside the 64-bit index range");
+  return static_cast<int64_t>(v);
+}
+
+// A negative extent is a shape mismatch whatever its magnitude; a positive one beyond the index
+// range is a Limit error.
 Shape Engine::eval_shape(Frame& f, const std::vector<Extent>& shape, const Operation& op) const {
   Shape s;
   for (const auto& e : shape) {
-    int64_t v = eval_extent(f, e, op);
-    if (v < 0) fail(op, ErrorKind::ShapeMismatch, "extent " + e.str() + " evaluates to " + std::to_string(v) + " < 0");
-    s.push_back(v);
+    const kir::int128 v = eval_extent_wide(f, e, op);
+    if (v < 0) fail(op, ErrorKind::ShapeMismatch, "extent " + e.str() + " evaluates to " + wide_str(v) + " < 0");
+    if (v > INT64_MAX)
+      fail(op, ErrorKind::Limit, "extent " + e.str() + " evaluates to " + wide_str(v) + ", beyond the 64-bit index range");
+    s.push_back(static_cast<int64_t>(v));
   }
   checked_numel(s);
   return s;
@@ -337,6 +399,8 @@ Flow Engine::exec(Frame& f, const Operation& op) {
     fail(op, ErrorKind::Limit, "out of memory");
   } catch (const std::length_error& e) {
     fail(op, ErrorKind::Limit, std::string("size limit exceeded (") + e.what() + ")");
+  } catch (const ExtentOverflow& e) {
+    fail(op, ErrorKind::Limit, e.what());
   } catch (const std::logic_error& e) {
     fail(op, ErrorKind::InvalidValue, std::string("internal: ") + e.what());
   }

@@ -172,7 +172,10 @@ class Engine {
   std::vector<Value> call_function(const Function& fn, const std::vector<Value>& args, const Operation& site);
   const Function& helper(const Operation& op, const std::string& attr) const;
 
+  // Extents evaluate exactly (128-bit intermediates); a value outside the index range is a
+  // located Limit error, a negative extent of a shape a ShapeMismatch.
   int64_t eval_extent(Frame& f, const Extent& e, const Operation& op) const;
+  kir::int128 eval_extent_wide(Frame& f, const Extent& e, const Operation& op) const;
   Shape eval_shape(Frame& f, const std::vector<Extent>& shape, const Operation& op) const;
   // Binds/checks the extent symbols of `declared` against the runtime value `actual`.
   void unify(const Type& declared, const Value& actual, std::map<std::string, int64_t>& binding,

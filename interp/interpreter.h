@@ -6,6 +6,7 @@
 // the region_fold/region_scan ops executed (check_region_fold_laws, Options::check_laws).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <memory>
@@ -145,6 +146,9 @@ struct Options {
   int atomic_window = 8;          // Interleaved: points live at once (each on its own thread)
   bool check_laws = false;        // check the laws of every region_fold/region_scan executed (law_report())
   uint64_t law_seed = 0;          // seed of the random segmentations of law checking
+  // When set, called after every atomic.rmw with the storage and storage index it updated and
+  // its operand (the oracle collects the values of commutative atomics, oracle/verdict.h).
+  std::function<void(const Operation& op, const Storage& storage, int64_t index, const Scalar& operand)> on_atomic_rmw;
 };
 
 // Law checking of region_fold and region_scan (seed section 9; issue 4 item 3): one broken law

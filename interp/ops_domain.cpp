@@ -19,8 +19,12 @@ Flow op_domain(Engine& E, Frame& f, const Operation& op) {
   d.step = step;
   d.first = 0;
   if (end > begin) {
-    kir::int128 span = static_cast<kir::int128>(end) - begin;
-    d.count = static_cast<int64_t>((span + step - 1) / step);
+    const kir::int128 span = static_cast<kir::int128>(end) - begin;
+    const kir::int128 count = (span + step - 1) / step;
+    if (count > INT64_MAX)  // only with step 1: begin < 0 <= end, end - begin > INT64_MAX
+      fail(op, ErrorKind::Limit,
+           "domain [" + std::to_string(begin) + ", " + std::to_string(end) + ") has more points than the 64-bit index range holds");
+    d.count = static_cast<int64_t>(count);
   }
   E.set(f, op, 0, d);
   return {};

@@ -315,10 +315,11 @@ Flow op_atomic_load(Engine& E, Frame& f, const Operation& op) {
   return {};
 }
 
-void atomic_write(Engine& E, const Operation& op, const ViewV& v, const RelationV& r, uint64_t bits) {
+int64_t atomic_write(Engine& E, const Operation& op, const ViewV& v, const RelationV& r, uint64_t bits) {
   int64_t idx = write_index(E, op, v, r, 0, ++E.write_epoch);
   v.storage->bits[static_cast<size_t>(idx)] = bits;
   v.storage->set_defined(idx);
+  return idx;
 }
 
 Flow op_atomic_store(Engine& E, Frame& f, const Operation& op) {
@@ -353,7 +354,8 @@ Flow op_atomic_rmw(Engine& E, Frame& f, const Operation& op) {
     if (!res) numeric_fail(op, static_cast<int>(res.status()), res.error().message, coord_str(point_coord(r, 0)));
     nw = *res;
   }
-  atomic_write(E, op, v, r, nw.bits);
+  const int64_t idx = atomic_write(E, op, v, r, nw.bits);
+  if (E.opts.on_atomic_rmw) E.opts.on_atomic_rmw(op, *v.storage, idx, x);
   E.set(f, op, 0, old);
   return {};
 }

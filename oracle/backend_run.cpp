@@ -6,6 +6,8 @@
 #include <deque>
 #include <stdexcept>
 
+#include "oracle/fault.h"
+
 namespace kir::oracle {
 namespace {
 
@@ -114,14 +116,14 @@ BoundCall::BoundCall(const cpu::NativeKernel& kernel, const Module& m, const std
   }
   for (const auto& s : P.symbols) {
     auto it = dims.find(s);
-    if (it == dims.end()) throw std::runtime_error("extent " + s + " of kernel @" + name + " is not bound by the views");
+    if (it == dims.end()) throw FaultError(host_fault("binding", "extent " + s + " of kernel @" + name + " is not bound by the views"));
     extents_.push_back(it->second);
   }
   for (cpu::VarId v : P.scalar_params) {
     const auto& pname = P.var(v).name;
     auto it = args.find(pname);
     if (it == args.end() || !std::holds_alternative<interp::Scalar>(it->second))
-      throw std::runtime_error("runtime scalar %" + pname + " has no value");
+      throw FaultError(host_fault("binding", "runtime scalar %" + pname + " has no value"));
     scalars_.push_back(std::get<interp::Scalar>(it->second).bits);
   }
   storage_.reserve(P.view_params.size());  // the views point into these: no reallocation
@@ -129,7 +131,7 @@ BoundCall::BoundCall(const cpu::NativeKernel& kernel, const Module& m, const std
     const auto& pname = P.buf(b).name;
     auto it = args.find(pname);
     if (it == args.end() || !std::holds_alternative<interp::HostView>(it->second))
-      throw std::runtime_error("view %" + pname + " has no value");
+      throw FaultError(host_fault("binding", "view %" + pname + " has no value"));
     auto& h = std::get<interp::HostView>(it->second);
     if (h.shape.size() > KIR_MAX_RANK) throw std::runtime_error("view %" + pname + " has rank above 8");
     storage_.push_back(pack(*h.storage));
@@ -143,8 +145,9 @@ BoundCall::BoundCall(const cpu::NativeKernel& kernel, const Module& m, const std
     if (const auto& fixed = P.buf(b).static_strides)
       for (size_t a = 0; a < fixed->size() && a < st.size(); ++a)
         if ((*fixed)[a] != cpu::kDynamicStride && (*fixed)[a] != st[a] && h.shape[a] > 1)
-          throw std::runtime_error("view %" + pname + ": axis " + std::to_string(a) + " has stride " + std::to_string(st[a]) +
-                                   " but its type fixes stride " + std::to_string((*fixed)[a]));
+          throw FaultError(host_fault("binding", "view %" + pname + ": axis " + std::to_string(a) + " has stride " +
+                                                     std::to_string(st[a]) + " but its type fixes stride " +
+                                                     std::to_string((*fixed)[a])));
     for (size_t a = 0; a < h.shape.size(); ++a) {
       v.shape[a] = h.shape[a];
       v.strides[a] = st[a];
@@ -165,7 +168,7 @@ void call_on_backend(const cpu::NativeKernel& kernel, const Module& m, const std
                      std::map<std::string, interp::KernelArg>& args) {
   BoundCall bc(kernel, m, name, args);
   kir_fault f = bc.call();
-  if (f.code != 0) throw std::runtime_error(cpu::fault_message(kernel, f));
+  if (f.code != 0) throw FaultError(fault_of(kernel, f));
   bc.write_back();
 }
 

@@ -30,7 +30,8 @@ cpu::CompiledSource compile_for_args(const Module& m, const std::string& name,
 
 // The call step alone, on a kernel built from compile_for_args(m, name, args'), where args'
 // agrees with `args` on the specialized facts. Updates Out/InOut views of `args` in place;
-// throws std::runtime_error with a located message on a native fault.
+// throws FaultError (fault.h: kind, op, location, coordinate and the located message) on a native
+// fault or an argument it cannot bind.
 void call_on_backend(const cpu::NativeKernel& kernel, const Module& m, const std::string& name,
                      std::map<std::string, interp::KernelArg>& args);
 

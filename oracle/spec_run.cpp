@@ -81,17 +81,15 @@ void run_kernel(const Module& m, const Function& k, Invocation& inv, const std::
   });
 }
 
-// The paired kernel on the CPU backend with the same arguments, checked bit for bit against
-// the interpreter under the backend's declared order (differential.h).
+// The paired kernel on the CPU backend with the same arguments, judged by the oracle's verdict
+// against the interpreter under the backend's declared order (differential.h). The same fault
+// on both sides passes (the interpreter's run fails the case).
 void run_backend_case(const Module& m, const Function& k, const std::map<std::string, interp::KernelArg>& args,
                       CaseResult& c) {
   Differential d = run_differential(m, k.name, args);
   c.compiled = d.compiled;
-  if (d.ok()) {
-    c.backend = Status::Pass;
-    return;
-  }
-  c.backend = Status::Fail;
+  c.backend_rule = d.verdict.rule + (d.verdict.rule_detail.empty() ? "" : ": " + d.verdict.rule_detail);
+  c.backend = d.agree() ? Status::Pass : Status::Fail;
   c.backend_message = d.str();
   while (!c.backend_message.empty() && c.backend_message.back() == '\n') c.backend_message.pop_back();
 }

@@ -32,10 +32,12 @@ struct CaseResult {
   Status status = Status::Pass;
   std::string message;  // why it failed or was skipped; empty on pass
   double seconds = 0;
-  // With SpecRunOptions::backend_cpu: the paired kernel on the CPU backend, checked bit for bit
-  // against the interpreter under the backend's declared evaluation order (Skip: not run).
+  // With SpecRunOptions::backend_cpu: the paired kernel on the CPU backend, judged by the oracle's
+  // verdict (oracle/verdict.h) against the interpreter under the backend's declared evaluation
+  // order (Skip: not run). backend_message is the verdict's `check: ...` line (and on failure its
+  // detail); backend_rule the rule that decided ("bit-exact", "atomic interleaving: schedule 2 of 6").
   Status backend = Status::Skip;
-  std::string backend_message;
+  std::string backend_message, backend_rule;
   bool compiled = false;  // the backend compiled its artifact (false: loaded from the cache)
   std::string repro;  // failures: a `kir spec run` command that reruns just this case (spec_failures.h)
   std::string kept;   // with SpecRunOptions::keep_failures: the folder the failure was saved in
@@ -45,7 +47,7 @@ const char* status_name(CaseResult::Status s);  // "pass", "FAIL", "skip"
 struct SpecRunOptions {
   std::string only_op, only_row;
   bool inject_special = false;  // special values in float inputs (datagen)
-  bool backend_cpu = false;     // also run every case on the CPU backend (oracle/differential.h)
+  bool backend_cpu = false;     // also run every case on the CPU backend, judged (oracle/differential.h)
   std::string only_case;        // run only the case with this case id (a row's dtype case)
   // Run no reference kernel: each case is the paired kernel checked against the manifest's rules
   // (parity with the manifest is checked by validation, as always). Without this flag, an op

@@ -10,7 +10,7 @@
 #include "fuzz/campaign/reproducer.h"
 #include "interp/envelope_log.h"
 #include "interp/npy.h"
-#include "oracle/differential.h"
+#include "oracle/differential.h"  // clone_args
 #include "report/output_errors.h"
 
 namespace kir::report {
@@ -24,6 +24,7 @@ std::string first_line(const std::string& s) { return s.substr(0, s.find('\n'));
 json contract_json(const oracle::Verdict& v, bool ran) {
   return {{"outcome", ran ? oracle::outcome_name(v.outcome) : "not-run"},
           {"rule", v.rule},
+          {"rule_detail", v.rule_detail},
           {"op", v.op},
           {"location", v.location},
           {"detail", v.str()}};
@@ -31,7 +32,8 @@ json contract_json(const oracle::Verdict& v, bool ran) {
 
 // Why the contract verdict fails, naming op, output and element.
 std::string contract_reason(const oracle::Verdict& v) {
-  std::string r = std::string(oracle::outcome_name(v.outcome)) + (v.rule.empty() ? "" : " [" + v.rule + "]");
+  std::string r = std::string(oracle::outcome_name(v.outcome)) +
+                  (v.rule.empty() ? "" : " [" + v.rule + (v.rule_detail.empty() ? "" : ": " + v.rule_detail) + "]");
   if (!v.op.empty()) r += " in `" + v.op + "`" + (v.location.empty() ? "" : " at " + v.location);
   if (!v.diffs.empty()) {
     const auto& d = v.diffs.front();

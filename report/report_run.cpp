@@ -202,6 +202,10 @@ json run_report(CaseList& list, const ReportOptions& o) {
     if (o.progress) {
       std::ostringstream line;
       line << "[" << i + 1 << "/" << todo.size() << "] " << c["verdict"].get<std::string>() << " " << c["id"].get<std::string>();
+      const auto& ct = c["contract"];
+      if (ct["outcome"] != "not-run" && !ct["rule"].get<std::string>().empty())  // the verdict's rule
+        line << " check: " << (ct["outcome"] == "pass" || ct["outcome"] == "unsupported" ? ct["outcome"].get<std::string>() : "FAIL") << " (" << ct["rule"].get<std::string>()
+             << (ct.value("rule_detail", "").empty() ? "" : ": " + ct.value("rule_detail", "")) << ")";
       if (!c["reason"].get<std::string>().empty()) line << ": " << c["reason"].get<std::string>().substr(0, 160);
       o.progress(line.str());
     }

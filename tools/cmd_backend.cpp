@@ -11,8 +11,10 @@
 #include "backends/cpu/runtime/capabilities.h"
 #include "backends/cpu/runtime/worker_pool.h"
 #include "kir/load.h"
+#include "oracle/backend_run.h"
 #include "tools/backend_flags.h"
 #include "tools/commands.h"
+#include "tools/kernel_inputs.h"
 
 namespace kir::tools {
 namespace {
@@ -39,24 +41,23 @@ int run_compile(const CompileArgs& a) {
     std::cerr << e << "\n";
     return 1;
   }
-  for (const auto& c : a.consts) {
-    auto eq = c.find('=');
-    if (eq == std::string::npos) {
-      std::cerr << "kir compile: --const takes NAME=VALUE, got `" << c << "`\n";
-      return 2;
-    }
-    try {
-      opt.spec.constexprs[c.substr(0, eq)] = static_cast<uint64_t>(std::stoll(c.substr(eq + 1)));
-    } catch (const std::exception&) {
-      std::cerr << "kir compile: --const " << c << ": the value must be an integer (bool: 0/1)\n";
-      return 2;
-    }
+  std::vector<const Function*> kernels;
+  for (const auto& f : m->functions)
+    if (f->is_kernel() && (a.kernel.empty() || f->name == a.kernel)) kernels.push_back(f.get());
+  if (kernels.empty()) {
+    std::cerr << "kir compile: " << (a.kernel.empty() ? "no kernel in " + a.path : "no kernel @" + a.kernel + " in " + a.path)
+              << "\n";
+    return 1;
   }
-  int kernels = 0, failed = 0;
-  for (const auto& f : m->functions) {
-    if (!f->is_kernel() || (!a.kernel.empty() && f->name != a.kernel)) continue;
-    ++kernels;
+  std::map<std::string, std::map<std::string, interp::KernelArg>> consts;
+  if (std::string e = parse_const_args(*m, kernels, a.consts, consts); !e.empty()) {
+    std::cerr << "kir compile: " << e << "\n";
+    return 2;
+  }
+  int failed = 0;
+  for (const Function* f : kernels) {
     try {
+      opt.spec = oracle::specialization_of(*m, *f, consts[f->name]);
       auto k = cpu::build_kernel(*m, f->name, opt);
       const auto& art = k->artifact();
       std::cout << "@" << f->name << ": " << (art.compiled ? "compiled" : "loaded from the cache") << " (config row "
@@ -67,11 +68,6 @@ int run_compile(const CompileArgs& a) {
       ++failed;
       std::cerr << e.what() << "\n";
     }
-  }
-  if (kernels == 0) {
-    std::cerr << "kir compile: " << (a.kernel.empty() ? "no kernel in " + a.path : "no kernel @" + a.kernel + " in " + a.path)
-              << "\n";
-    return 1;
   }
   return failed ? 1 : 0;
 }
@@ -113,7 +109,8 @@ void register_backend_commands(CLI::App& app, int& exit_code) {
   c->add_option("FILE", args.path, "KIR text file")->required()->check(CLI::ExistingFile);
   c->add_option("--kernel", args.kernel, "Only this kernel (default: every kernel)");
   c->add_option("--emit-source", args.emit_source, "Also write the generated C++ to DIR/<kernel>.cpp");
-  c->add_option("--const", args.consts, "NAME=VALUE for a constexpr parameter (default: its default)");
+  c->add_option("--const", args.consts,
+                "NAME=VALUE for a constexpr or enum parameter, parsed as --input parses it (default: its default)");
   c->add_flag("--print-after-all", args.print_after_all, "Print the CPU IR after construction and after every pass");
   add_backend_flags(c, args.flags);
   c->callback([&] { exit_code = run_compile(args); });

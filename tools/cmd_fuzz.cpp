@@ -3,6 +3,7 @@
 // directory, and reducing one (fuzz/campaign/reduce/finding.h). Exit codes: fuzz 0 when the
 // campaign found nothing, 1 when it has findings, 2 usage; repro 1 while the finding still fails
 // (it reproduces), 0 when the backend now passes it; reduce 0 when it wrote the reduced finding.
+#include <algorithm>
 #include <iostream>
 
 #include "backends/cpu/mutants/mutants.h"
@@ -20,6 +21,7 @@ namespace {
 struct FuzzArgs {
   fuzz::CampaignOptions o;
   std::string shard = "0/1";
+  std::vector<std::string> families;  // only these generator families (empty: all)
   bool no_shrink = false, no_reduce = false, quiet = false;
 };
 
@@ -32,6 +34,18 @@ int run_fuzz(FuzzArgs a) {
   } catch (const std::exception&) {
     std::cerr << "kir fuzz: --shard takes i/n (e.g. 0/4), got `" << a.shard << "`\n";
     return 2;
+  }
+  if (!a.families.empty()) {
+    const auto& names = fuzz::family_names();
+    for (const auto& f : a.families)
+      if (std::find(names.begin(), names.end(), f) == names.end()) {
+        std::string all;
+        for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
+        std::cerr << "kir fuzz: --families: no family `" << f << "` (families: " << all << ")\n";
+        return 2;
+      }
+    for (const auto& n : names)
+      if (std::find(a.families.begin(), a.families.end(), n) == a.families.end()) a.o.gen.family_weights[n] = 0;
   }
   a.o.shrink = !a.no_shrink;
   a.o.reduce = !a.no_reduce;
@@ -127,6 +141,10 @@ void register_fuzz_commands(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(0, 3));
   fz->add_option("--case-timeout", fa.o.case_timeout, "Seconds one case may run before it is a timeout finding (default 30)");
   fz->add_option("--max-ops", fa.o.gen.max_ops, "Generation steps per program (default 12)");
+  fz->add_option("--families", fa.families,
+                 "Generate only these op families (comma-separated, e.g. faults; steps where none applies are a "
+                 "plain pointwise op)")
+      ->delimiter(',');
   fz->add_option("--manifests", fa.o.manifests,
                  "Op-spec manifests (files or directories, e.g. specs): every odd case is one of their workloads, in variants "
                  "(special values, fresh inputs, scaled shapes)");

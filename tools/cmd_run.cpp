@@ -110,8 +110,11 @@ int report_outputs(const RunArgs& a, const Function& k, std::map<std::string, in
   return incomplete ? 3 : 0;
 }
 
-// --backend cpu: the kernel runs natively; unless --no-check, the interpreter runs the same
-// inputs under the backend's declared evaluation order and every output must agree bit for bit.
+// --backend cpu: the kernel runs natively; unless --no-check, the oracle's verdict judges it
+// (oracle/verdict.h): the interpreter runs the same inputs under the backend's declared evaluation
+// order, and every output must be bit-exact or another legal result (reassociation envelope,
+// atomic interleaving), a run-time error the interpreter's fault (error agreement). The line
+// `check: pass (RULE)` or `check: FAIL (RULE) ...` names the rule that decided.
 int run_backend(const RunArgs& a, const Module& m, const Function& k, std::map<std::string, interp::KernelArg>& args) {
   if (a.trace || a.envelope || a.check_laws || !a.break_on.empty() || !a.dumps.empty() || !a.policies.empty() ||
       a.max_steps || a.time_limit > 0 || a.max_depth)
@@ -130,14 +133,23 @@ int run_backend(const RunArgs& a, const Module& m, const Function& k, std::map<s
   }
   std::map<std::string, interp::KernelArg> out;
   auto d = oracle::run_differential(m, k.name, args, &out, opt);
-  if (!d.backend_error.empty()) {
+  const oracle::Verdict& v = d.verdict;
+  if (a.json)
+    a.report["check"] = {{"outcome", oracle::outcome_name(v.outcome)}, {"rule", v.rule}, {"rule_detail", v.rule_detail},
+                         {"summary", v.summary()}};
+  const bool compile_error = !d.backend_error.empty() && v.backend_fault.empty();
+  if (compile_error) {
     std::cerr << d.backend_error << "\n";
-    if (d.interp_error.empty()) std::cerr << "kir run: the interpreter ran these inputs without error\n";
     return 1;
   }
-  if (!d.interp_error.empty()) {
-    std::cerr << "kir run: the native run finished, but the interpreter reports an error the backend did not:\n"
-              << d.interp_error << "\n";
+  if (!d.backend_error.empty() || !d.interp_error.empty()) {
+    if (!d.backend_error.empty()) std::cerr << d.backend_error << "\n";
+    if (d.interp_error.empty()) std::cerr << "kir run: the interpreter ran these inputs without error\n";
+    if (d.backend_error.empty())
+      std::cerr << "kir run: the native run finished, but the interpreter reports an error the backend did not:\n"
+                << d.interp_error << "\n";
+    if (v.failed()) std::cerr << d.str();
+    else if (!a.json) std::cout << d.str();
     return 1;
   }
   const int status = report_outputs(a, k, out);
@@ -145,7 +157,8 @@ int run_backend(const RunArgs& a, const Module& m, const Function& k, std::map<s
     std::cerr << "kir run: the CPU backend disagrees with the interpreter:\n" << d.str();
     return 1;
   }
-  std::cout << "check: " << d.str() << "cpu: built from config row " << d.config_row << "\n";
+  if (a.json) a.report["config_row"] = d.config_row;
+  else std::cout << d.str() << "cpu: built from config row " << d.config_row << "\n";
   const int expect = check_expectations(a.expects, a.ulps, k, out, std::cerr);
   return expect ? expect : status;
 }
@@ -263,9 +276,10 @@ void register_run_command(CLI::App& app, int& exit_code) {
                       "the CPU backend's reduce.lanes order); scan=blocks:C (every scan in blocks of C points, the CPU "
                       "backend's scan.blocks order)");
   run_cmd->add_option("--backend", args.backend,
-                      "interp (the exact interpreter, default) or cpu (native code from the CPU backend, checked "
-                      "bit for bit against the interpreter)");
-  run_cmd->add_flag("--no-check", args.no_check, "With --backend cpu: skip the interpreter cross-check");
+                      "interp (the exact interpreter, default) or cpu (native code from the CPU backend, judged "
+                      "against the interpreter by the oracle's verdict: bit-exact, reassociation envelope, atomic "
+                      "interleaving, error agreement)");
+  run_cmd->add_flag("--no-check", args.no_check, "With --backend cpu: skip the verdict (no interpreter run)");
   run_cmd->add_option("--max-steps", args.max_steps,
                       "Step budget (default 2000000000): a step is one executed op, one region entered or one element "
                       "of work (an element produced or stored, a multiply-add of a contract)")

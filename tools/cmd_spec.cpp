@@ -174,7 +174,7 @@ int run_workloads(const RunArgs& a) {
     if (c.backend != oracle::CaseResult::Status::Skip) std::cout << " cpu:" << std::setw(5) << oracle::status_name(c.backend);
     std::cout << " " << what << " " << std::fixed << std::setprecision(3) << c.seconds << " s";
     if (!c.message.empty()) std::cout << ": " << c.message;
-    if (!c.backend_message.empty()) std::cout << (c.message.empty() ? ": " : "; ") << "cpu: " << c.backend_message;
+    if (!c.backend_message.empty()) std::cout << (c.message.empty() ? ": " : "; ") << "cpu " << c.backend_message;
     std::cout << "\n" << failure_notes(c);
   };
   std::vector<std::string> paths = a.paths.empty() ? std::vector<std::string>{"specs"} : a.paths;
@@ -222,10 +222,16 @@ int run_workloads(const RunArgs& a) {
             << fails << " failed, " << sum.count(oracle::CaseResult::Status::Skip) << " skipped (" << std::fixed << std::setprecision(1)
             << total_s << " s)\n";
   const size_t cpu_fails = sum.count_backend(oracle::CaseResult::Status::Fail);
-  if (cpu)
-    std::cout << "cpu backend: " << sum.count_backend(oracle::CaseResult::Status::Pass) << " cases bit-identical to the interpreter, "
-              << cpu_fails << " failed; artifacts: " << sum.artifacts_compiled << " compiled, " << sum.artifacts_loaded
-              << " loaded from the cache\n";
+  if (cpu) {
+    std::map<std::string, size_t> by_rule;  // passing cases per rule of the verdict
+    for (const auto& c : sum.cases)
+      if (c.backend == oracle::CaseResult::Status::Pass) ++by_rule[c.backend_rule.substr(0, c.backend_rule.find(':'))];
+    std::string rules;
+    for (const auto& [r, n] : by_rule) rules += (rules.empty() ? "" : ", ") + std::to_string(n) + " " + r;
+    std::cout << "cpu backend: " << sum.count_backend(oracle::CaseResult::Status::Pass) << " cases pass the oracle's verdict"
+              << (rules.empty() ? "" : " (" + rules + ")") << ", " << cpu_fails << " failed; artifacts: "
+              << sum.artifacts_compiled << " compiled, " << sum.artifacts_loaded << " loaded from the cache\n";
+  }
   if (a.no_reference) std::cout << "no reference kernel was run (--no-reference)\n";
   if (!opts.keep_failures.empty()) {
     size_t kept = 0;
@@ -240,7 +246,7 @@ int run_workloads(const RunArgs& a) {
     for (const auto& c : sum.cases)
       j.push_back({{"op", c.op}, {"label", c.label}, {"case_id", c.case_id}, {"status", oracle::status_name(c.status)},
                    {"message", c.message}, {"seconds", c.seconds}, {"backend", oracle::status_name(c.backend)},
-                   {"backend_message", c.backend_message}, {"compiled", c.compiled}, {"repro", c.repro}, {"kept", c.kept}});
+                   {"backend_message", c.backend_message}, {"backend_rule", c.backend_rule}, {"compiled", c.compiled}, {"repro", c.repro}, {"kept", c.kept}});
     std::ofstream out(a.json);
     if (!out) {
       std::cerr << "kir spec run: cannot write " << a.json << "\n";
@@ -302,7 +308,7 @@ void register_spec_commands(CLI::App& app, int& exit_code) {
   r->add_option("--json", ra->json, "write a JSON summary of every case to this file");
   r->add_flag("--special", ra->special, "inject special values (0, -0, inf, nan, extremes) into float inputs");
   r->add_option("--backend", ra->backend,
-                "interp (default) or cpu: also run every case natively on the CPU backend, checked bit for bit against "
+                "interp (default) or cpu: also run every case natively on the CPU backend, judged by the oracle's verdict against "
                 "the interpreter");
   r->callback([ra, &exit_code] { exit_code = run_workloads(*ra); });
 }

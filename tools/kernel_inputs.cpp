@@ -49,6 +49,29 @@ uint64_t index_limit(DType d, const std::vector<Extent>& axes, const std::map<st
   return std::min<uint64_t>(static_cast<uint64_t>(*lim), cap);
 }
 
+// NAME=VALUE (a leading % of NAME dropped); false without '='.
+bool split_assignment(const std::string& s, std::string& name, std::string& value) {
+  const auto eq = s.find('=');
+  if (eq == std::string::npos) return false;
+  name = s.substr(0, eq);
+  if (!name.empty() && name[0] == '%') name = name.substr(1);
+  value = s.substr(eq + 1);
+  return true;
+}
+
+// The argument of scalar or enum parameter `p` from the text `flag` gave it: a literal of its
+// dtype, or an enum member (bare or @Enum::member, checked against the enum when binding).
+std::string literal_arg(const kir::Value& p, const std::string& text, const std::string& flag, interp::KernelArg& out) {
+  if (p.type.is(TypeKind::Enum)) {
+    out = interp::EnumArg{text};
+    return "";
+  }
+  auto v = num::parse_value(text, p.type.dtype());
+  if (!v) return flag + " " + p.name + ": " + v.error().message;
+  out = *v;
+  return "";
+}
+
 }  // namespace
 
 std::string make_kernel_args(const Function& k, const InputSpec& spec, std::map<std::string, interp::KernelArg>& args,
@@ -134,14 +157,15 @@ std::string make_kernel_args(const Function& k, const InputSpec& spec, std::map<
         for (size_t i = 0; i < h.storage->bits.size(); ++i) h.storage->bits[i] = random_elem(d, seed, i, limit);
       args[p->name] = h;
     } else if (p->type.is(TypeKind::Enum)) {
-      if (sit != specs.end()) args[p->name] = interp::EnumArg{sit->second};
-      else if (!p->default_value) return std::string("constexpr enum %" + p->name + " needs --input " + p->name + "=MEMBER");
+      if (sit != specs.end()) {
+        if (std::string e = literal_arg(*p, sit->second, "--input", args[p->name]); !e.empty()) return e;
+      } else if (!p->default_value) {
+        return std::string("constexpr enum %" + p->name + " needs --input " + p->name + "=MEMBER");
+      }
     } else if (p->type.is_scalar()) {
       const DType d = p->type.dtype();
       if (sit != specs.end() && sit->second.rfind("random:", 0) != 0) {
-        auto v = num::parse_value(sit->second, d);
-        if (!v) return std::string("--input " + p->name + ": " + v.error().message);
-        args[p->name] = *v;
+        if (std::string e = literal_arg(*p, sit->second, "--input", args[p->name]); !e.empty()) return e;
       } else if (!(p->is_constexpr && p->default_value && sit == specs.end())) {
         // Runtime scalars default to a benign value: floats in [0, 0.5), integers in [0, 8).
         uint64_t bits = random_elem(d, seed, 0);
@@ -157,11 +181,9 @@ std::string parse_input_spec(const std::vector<std::string>& inputs, const std::
                              InputSpec& spec) {
   spec.seed = seed;
   for (const auto& in : inputs) {
-    auto eq = in.find('=');
-    if (eq == std::string::npos) return "--input needs name=file.npy|random:SEED|VALUE, got '" + in + "'";
-    std::string n = in.substr(0, eq);
-    if (!n.empty() && n[0] == '%') n = n.substr(1);
-    spec.values[n] = in.substr(eq + 1);
+    std::string n, v;
+    if (!split_assignment(in, n, v)) return "--input needs name=file.npy|random:SEED|VALUE, got '" + in + "'";
+    spec.values[n] = v;
   }
   for (const auto& d : dims) {
     auto eq = d.find('=');
@@ -173,6 +195,39 @@ std::string parse_input_spec(const std::vector<std::string>& inputs, const std::
     } catch (...) {
       return "--dim needs NAME=N with N >= 0, got '" + d + "'";
     }
+  }
+  return "";
+}
+
+std::string parse_const_args(const Module& m, const std::vector<const Function*>& kernels,
+                             const std::vector<std::string>& consts,
+                             std::map<std::string, std::map<std::string, interp::KernelArg>>& args) {
+  std::vector<std::string> valid;
+  for (const Function* k : kernels)
+    for (const kir::Value* p : k->params())
+      if ((p->is_constexpr || p->type.is(TypeKind::Enum)) && std::find(valid.begin(), valid.end(), p->name) == valid.end())
+        valid.push_back(p->name);
+  for (const auto& c : consts) {
+    std::string n, text;
+    if (!split_assignment(c, n, text)) return "--const needs NAME=VALUE, got '" + c + "'";
+    if (std::find(valid.begin(), valid.end(), n) == valid.end())
+      return "--const " + n + ": " + (kernels.size() == 1 ? "kernel @" + kernels[0]->name : std::string("no kernel compiled")) +
+             " has no constexpr or enum parameter %" + n + did_you_mean(n, valid) + "; they are " + join_names(valid, "%");
+    for (const Function* k : kernels)
+      for (const kir::Value* p : k->params()) {
+        if (p->name != n || !(p->is_constexpr || p->type.is(TypeKind::Enum))) continue;
+        if (std::string e = literal_arg(*p, text, "--const", args[k->name][n]); !e.empty()) return e;
+        if (!p->type.is(TypeKind::Enum)) continue;
+        // --input leaves the member to the binding; a specialization needs it now.
+        std::vector<std::string> members;
+        if (const EnumDecl* d = m.find_enum(p->type.enum_name()))
+          for (const auto& [member, value] : d->members) members.push_back(member);
+        const auto colon = text.rfind("::");
+        const std::string member = colon == std::string::npos ? text : text.substr(colon + 2);
+        if (std::find(members.begin(), members.end(), member) == members.end())
+          return "--const " + n + ": '" + member + "' is not a member of @" + p->type.enum_name() +
+                 did_you_mean(member, members) + "; its members are " + join_names(members);
+      }
   }
   return "";
 }

@@ -22,6 +22,13 @@ struct InputSpec {
 // --input name=... and --dim NAME=N as an InputSpec; "" or a usage error message.
 std::string parse_input_spec(const std::vector<std::string>& inputs, const std::vector<std::string>& dims, uint64_t seed,
                              InputSpec& spec);
+// --const NAME=VALUE (kir compile) as the arguments of the constexpr and enum parameters of
+// `kernels` (args[kernel][parameter]; each kernel takes the NAMEs it has), values parsed as
+// --input parses them. "" or a usage error message: a NAME no kernel has such a parameter of
+// (listing those there are), a value that does not parse, an enum value that is no member.
+std::string parse_const_args(const Module& m, const std::vector<const Function*>& kernels,
+                             const std::vector<std::string>& consts,
+                             std::map<std::string, std::map<std::string, interp::KernelArg>>& args);
 // The kernel `name` of `m`, or its only kernel when `name` is empty; nullptr with a usage error
 // message in `err` otherwise.
 const Function* choose_kernel(const Module& m, const std::string& name, const std::string& path, std::string& err);

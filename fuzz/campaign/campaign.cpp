@@ -139,9 +139,13 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
   }
   const fs::path out = fs::absolute(o.out);
   fs::create_directories(out / "findings");
-  {  // The options a journal belongs to: resuming with another seed, shard or manifests would mix campaigns.
+  {  // The options a journal belongs to: resuming with another seed, shard, manifests or family weights
+     // would mix campaigns.
+    std::string weights;
+    for (const auto& [f, w] : o.gen.family_weights) weights += (weights.empty() ? " weights " : ",") + f + "=" + std::to_string(w);
     const std::string id = "seed " + std::to_string(o.seed) + " shard " + std::to_string(o.shard) + "/" +
-                           std::to_string(o.shards) + (o.manifests.empty() ? "" : " manifests " + join(o.manifests, ',')) + "\n";
+                           std::to_string(o.shards) + (o.manifests.empty() ? "" : " manifests " + join(o.manifests, ',')) +
+                           weights + "\n";
     const fs::path idf = out / "campaign.txt";
     if (fs::exists(idf)) {
       std::ifstream in(idf);
@@ -211,6 +215,7 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
     if (sum.first_finding_seconds < 0 && outcome != "pass" && outcome != "unsupported") sum.first_finding_seconds = elapsed();
     journal.append(e);
     account(e);
+    if (outcome != "pass" && outcome != "unsupported" && sum.signatures[sig].count == 1) sum.signatures[sig].first_seconds = elapsed();
   };
   auto abnormal = [&](int64_t idx, oracle::Outcome oc, const std::string& detail) {
     CaseResult r = record_abnormal(o, idx, oc, detail, findings);
@@ -361,7 +366,11 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
   j["families"] = sum.families;
   j["signatures"] = nlohmann::json::array();
   for (const auto& [sig, st] : sum.signatures)
-    j["signatures"].push_back({{"signature", sig}, {"count", st.count}, {"first", st.first_dir}, {"verdict", st.example}});
+    j["signatures"].push_back({{"signature", sig},
+                               {"count", st.count},
+                               {"first", st.first_dir},
+                               {"first_seconds", st.first_seconds < 0 ? nlohmann::json() : nlohmann::json(st.first_seconds)},
+                               {"verdict", st.example}});
   std::ofstream(out / "summary.json") << j.dump(2) << "\n";
   return sum;
 }
@@ -417,6 +426,10 @@ CampaignSummary merge_summaries(const std::vector<std::string>& dirs) {
         if (st.count == 0 || case_number(first) < case_number(st.first_dir)) {
           st.first_dir = first;
           st.example = e.value("verdict", std::string());
+        }
+        if (e.contains("first_seconds") && e["first_seconds"].is_number()) {
+          const double t = e["first_seconds"].get<double>();
+          if (st.first_seconds < 0 || t < st.first_seconds) st.first_seconds = t;
         }
         st.count += e.value("count", int64_t{0});
       }

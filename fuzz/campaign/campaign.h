@@ -53,6 +53,7 @@ struct SignatureStats {
   int64_t count = 0;
   std::string first_dir;  // finding directory of the first occurrence
   std::string example;    // its verdict's first line
+  double first_seconds = -1;  // elapsed time of this run when it was first journaled (-1: before this run)
 };
 
 struct CampaignSummary {

@@ -9,6 +9,7 @@
 
 #include "fuzz/gen/fn_builder.h"
 #include "fuzz/gen/gen.h"
+#include "fuzz/gen/inputs.h"
 #include "kir/type.h"
 
 namespace kir::fuzz {
@@ -32,6 +33,7 @@ struct Ctx {
   std::vector<std::string> helpers;       // module-level `fn` text, in definition order
   std::vector<std::string> families;      // families used, each once
   std::map<std::string, std::string> helper_cache;  // reusable helpers by signature
+  std::vector<Recipe> recipes;            // data some inputs must hold (inputs.h), applied last
   FnBuilder kernel{true};
   uint64_t data_seed = 0;
 

@@ -46,6 +46,7 @@ const std::vector<Family>& family_table() {
       {"random", 1, kMem, fam_random},
       {"region_fold", 1, kMem, fam_region_fold},
       {"region_scan", 1, kMem, fam_region_scan},
+      {"faults", 2, kTop, fam_faults},
   };
   return t;
 }

@@ -74,5 +74,6 @@ bool fam_call(Ctx&, FnBuilder&, Rng&);
 bool fam_random(Ctx&, FnBuilder&, Rng&);
 bool fam_region_fold(Ctx&, FnBuilder&, Rng&);
 bool fam_region_scan(Ctx&, FnBuilder&, Rng&);
+bool fam_faults(Ctx&, FnBuilder&, Rng&);
 
 }  // namespace kir::fuzz

@@ -1,8 +1,12 @@
 // See inputs.h.
 #include "fuzz/gen/inputs.h"
 
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
 #include "fuzz/gen/numbers.h"
-#include "fuzz/gen/rng.h"
+#include "numerics/format.h"
 
 namespace kir::fuzz {
 
@@ -16,7 +20,7 @@ int64_t storage_size(const GeneratedCase::Input& in) {
   return hi + 1;
 }
 
-void fill_inputs(std::vector<GeneratedCase::Input>& inputs, uint64_t seed, double special_rate) {
+void fill_inputs(Inputs& inputs, uint64_t seed, double special_rate, const std::vector<Recipe>& recipes) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     auto& in = inputs[i];
     Rng r(seed * 0x100000001b3ull + i);
@@ -42,6 +46,124 @@ void fill_inputs(std::vector<GeneratedCase::Input>& inputs, uint64_t seed, doubl
         b = random_bits(in.dtype, r) | (mode == 4 ? sign : 0);
     }
   }
+  for (size_t j = 0; j < recipes.size(); ++j) {
+    Rng r(mix64(seed) + 0x5eed0000ull + j);
+    recipes[j](inputs, r);
+  }
+}
+
+GeneratedCase::Input& input_named(Inputs& inputs, const std::string& name) {
+  const std::string n = !name.empty() && name[0] == '%' ? name.substr(1) : name;
+  for (auto& in : inputs)
+    if (in.name == n) return in;
+  throw std::logic_error("generator: no input " + n);
+}
+
+uint64_t& element(GeneratedCase::Input& in, int64_t k) {
+  if (in.scalar) return in.bits.at(0);
+  const int64_t pos = in.strides.empty() ? k : in.offset + k * in.strides.at(0);
+  return in.bits.at(static_cast<size_t>(pos));
+}
+
+int64_t fault_position(Rng& r, int64_t n, int64_t avoid) {
+  int64_t k;
+  switch (r.weighted({35, 25, 15, 25})) {
+    case 0: k = n - 1; break;
+    case 1: k = n / 2; break;
+    case 2: k = 0; break;
+    default: k = r.range(0, n - 1);
+  }
+  if (k == avoid && n >= 2) k = k + 1 < n ? k + 1 : k - 1;
+  return k;
+}
+
+void write_fault_data(GeneratedCase::Input& in, FaultData what, int64_t k, Rng& r, int64_t bound, DType to) {
+  const DType d = in.dtype;
+  const int64_t n = in.shape.empty() ? 1 : in.shape[0];
+  const bool is_signed = is_signed_integer(d) || d == DType::Index;
+  const int w = info(d).bits;
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t& b = element(in, i);
+    switch (what) {
+      case FaultData::Divisor:
+        b = int_bits(d, i == k ? 0 : is_signed && r.chance(0.3) ? -r.range(2, 9) : r.range(1, 9));
+        break;
+      case FaultData::ShiftAmount:
+        if (i != k) b = int_bits(d, r.range(0, w - 1));
+        else b = is_signed && r.chance(0.3) ? all_ones_bits(d) : int_bits(d, w + r.range(0, w));
+        break;
+      case FaultData::Coordinate:
+        if (i != k) {
+          b = int_bits(d, r.range(0, bound - 1));
+        } else {
+          const int64_t out[] = {bound, bound + r.range(1, 3), -1, int64_t{1} << 40, std::numeric_limits<int64_t>::min(),
+                                 std::numeric_limits<int64_t>::max()};
+          b = int_bits(d, out[r.below(6)]);
+        }
+        break;
+      case FaultData::CastSource:
+        if (i != k) {
+          b = value_bits(d, static_cast<double>(r.range(0, 99)) + static_cast<double>(r.below(4)) * 0.25);
+        } else {
+          const int tw = info(to).bits;
+          const bool to_unsigned = is_unsigned_integer(to);
+          const double beyond = std::ldexp(1.0, to_unsigned ? tw : tw - 1);
+          switch (r.below(to_unsigned ? 5 : 4)) {
+            case 0: b = value_bits(d, std::numeric_limits<double>::quiet_NaN()); break;
+            case 1: b = value_bits(d, std::numeric_limits<double>::infinity()); break;
+            case 2: b = value_bits(d, -std::numeric_limits<double>::infinity()); break;
+            case 3: b = value_bits(d, r.chance(0.5) || to_unsigned ? beyond : -2 * beyond); break;
+            default: b = value_bits(d, -1.0);
+          }
+        }
+        break;
+    }
+  }
+}
+
+void write_mask_skipping(GeneratedCase::Input& in, int64_t k, Rng& r) {
+  const int64_t n = in.shape.empty() ? 1 : in.shape[0];
+  for (int64_t i = 0; i < n; ++i) element(in, i) = i != k && r.chance(0.75) ? 1 : 0;
+}
+
+void write_order_sensitive(GeneratedCase::Input& in, Rng& r) {
+  const int64_t n = in.shape.empty() ? 1 : in.shape[0];
+  for (int64_t i = 0; i < n; ++i) {
+    const double m = 1.0 + static_cast<double>(r.next() >> 11) * 0x1.0p-53;
+    element(in, i) = value_bits(in.dtype, std::ldexp(m, static_cast<int>(r.range(-24, 24))) * (r.chance(0.5) ? -1.0 : 1.0));
+  }
+}
+
+int64_t huge_extent(Rng& r) {
+  static const int64_t kHuge[] = {int64_t{1} << 31,       (int64_t{1} << 31) + 1, int64_t{1} << 32,
+                                  (int64_t{1} << 32) + 7, int64_t{1} << 40,       (int64_t{1} << 40) + 1,
+                                  int64_t{1} << 48,       int64_t{1} << 62,       std::numeric_limits<int64_t>::max() - 1,
+                                  std::numeric_limits<int64_t>::max()};
+  return kHuge[r.below(std::size(kHuge))];
+}
+
+std::array<int64_t, 3> edge_domain(Rng& r) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max(), kMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t k61 = int64_t{1} << 61, k62 = int64_t{1} << 62;
+  // {begin, end, step} and the points each has.
+  static const std::array<int64_t, 3> kEdges[] = {
+      {0, kMax, k62},              // 2: end - begin + step - 1 overflows
+      {0, kMax, kMax},             // 1
+      {0, 2, kMax},                // 1
+      {kMin, kMax, kMax},          // 3: end - begin overflows
+      {kMin + 1, kMax, kMax},      // 2
+      {kMin, 0, k62},              // 2
+      {-5, kMax - 2, kMax},        // 2
+      {k62, kMax, k61},            // 2
+      {kMax - 5, kMax, 2},         // 3: the counter would step past INT64_MAX
+      {kMax - 1, kMax, kMax},      // 1
+      {kMin, kMin + 7, 3},         // 3
+      {kMax, kMin, 1},             // 0: end - begin wraps to 1
+      {kMin, kMax, k62 + k61},     // 3
+  };
+  std::array<int64_t, 3> d = kEdges[r.below(std::size(kEdges))];
+  if (d[1] > d[0] && r.chance(0.3)) d[1] -= 1;  // the end one below
+  return d;
 }
 
 }  // namespace kir::fuzz

@@ -80,7 +80,7 @@ GeneratedCase build_case(const Plan& p, const GenOptions& o) {
     store_out(c, k, r, vis.back().name, vis.back().type);
   }
 
-  fill_inputs(c.inputs, p.data, o.special_rate);
+  fill_inputs(c.inputs, p.data, o.special_rate, c.recipes);
   gc.kir = module_text(c, gc.dims);
   gc.inputs = std::move(c.inputs);
   gc.families = std::move(c.families);

@@ -1,6 +1,6 @@
 // intent._kir.run: `kir run` as a function (tools/cmd_run.cpp) — the interpreter with its
-// policies, trace, break-on and limits, or the CPU backend checked bit for bit against the
-// interpreter. The GIL is released while the kernel runs or compiles.
+// policies, trace, break-on and limits, or the CPU backend judged against the interpreter by the
+// oracle's verdict (oracle/verdict.h). The GIL is released while the kernel runs or compiles.
 #include <pybind11/stl.h>
 
 #include <optional>
@@ -28,7 +28,8 @@ struct RunResult {
   py::list dump;       // --dump lines
   py::list notes;      // defaulted extents
   std::string backend = "interp";
-  std::string check;       // cpu with check: "N elements bit-identical"
+  std::string check;       // cpu with check: the verdict's line, "pass (bit-exact): N elements bit-identical ..."
+  std::string rule;        // cpu with check: the rule that decided ("bit-exact", "atomic interleaving", ...)
   std::string config_row;  // cpu: the config row the kernel was built from
   bool compiled = false;   // cpu: the artifact was compiled now (not loaded from the cache)
   uint64_t steps = 0;      // interp: steps executed
@@ -106,18 +107,22 @@ RunResult run_cpu(const PyModule& pm, const Function& k, BoundArgs& b, bool chec
     py::gil_scoped_release release;
     d = oracle::run_differential(*pm.module, k.name, b.args, &out, opt);
   }
+  const bool compile_error = !d.backend_error.empty() && d.verdict.backend_fault.empty();
+  if (compile_error) throw KirFailure(d.backend_error, diags_in_text(d.backend_error));
   if (!d.backend_error.empty()) {
     std::string text = d.backend_error;
     if (d.interp_error.empty()) text += "\nkir run: the interpreter ran these inputs without error";
+    text += "\n" + d.str();  // the error agreement verdict
+    while (text.back() == '\n') text.pop_back();
     throw KirFailure(text, diags_in_text(d.backend_error));
   }
   if (!d.interp_error.empty())
     throw KirFailure("kir run: the native run finished, but the interpreter reports an error the backend did not:\n" +
-                         d.interp_error,
+                         d.interp_error + "\n" + d.str(),
                      diags_in_text(d.interp_error));
   if (!d.ok()) throw KirFailure("kir run: the CPU backend disagrees with the interpreter:\n" + d.str());
-  r.check = d.str();
-  while (!r.check.empty() && r.check.back() == '\n') r.check.pop_back();
+  r.check = d.verdict.summary();
+  r.rule = d.verdict.rule;
   r.config_row = d.config_row;
   r.compiled = d.compiled;
   r.outputs = outputs_of(k, out, &r.undefined, &r.dtypes);
@@ -165,8 +170,9 @@ What run() returns.
 outputs: dict name -> NumPy array for every Out/InOut view (small formats as their carriers:
 bf16 uint16, e4m3/e5m2/e2m1/e8m0 uint8; intent.run wraps those in intent Array);
 dtypes: name -> kir dtype; undefined: name -> elements the kernel never wrote; dims: the extents;
-trace / dump: printed lines; notes: defaulted extents; backend; steps (interp); check,
-config_row, compiled (cpu).
+trace / dump: printed lines; notes: defaulted extents; backend; steps (interp); check (the
+verdict's line, e.g. "pass (bit-exact): 64 elements bit-identical to the interpreter"), rule (the
+rule that decided), config_row, compiled (cpu).
 )doc")
       .def_readonly("outputs", &RunResult::outputs)
       .def_readonly("dtypes", &RunResult::dtypes)
@@ -177,6 +183,7 @@ config_row, compiled (cpu).
       .def_readonly("notes", &RunResult::notes)
       .def_readonly("backend", &RunResult::backend)
       .def_readonly("check", &RunResult::check)
+      .def_readonly("rule", &RunResult::rule)
       .def_readonly("config_row", &RunResult::config_row)
       .def_readonly("compiled", &RunResult::compiled)
       .def_readonly("steps", &RunResult::steps)
@@ -210,8 +217,9 @@ or value for constexpr enums. Parameters not given are bound like kir run's: ext
 given views, then `dims`, then the kernel's default invocation, else 8 (a note); input views not
 given are generated from `seed`. Views are copied: the arrays passed in are never modified.
 backend="interp" (the exact interpreter: policy, trace, break_on, max_steps, time_limit,
-max_depth, dump) or "cpu" (native code; check=True also runs the interpreter under the
-backend's declared order and requires every output to agree bit for bit).
+max_depth, dump) or "cpu" (native code; check=True judges it with the oracle's verdict: the
+interpreter runs under the backend's declared order and every output must be bit-exact or another
+legal result — reassociation envelope, atomic interleaving — and an error the interpreter's fault).
 Raises KirError on any failure (binding, run-time errors with their op and location, backend).)doc");
 }
 

@@ -23,4 +23,12 @@ inline std::unique_ptr<Module> load_case(const GeneratedCase& c, std::string& wh
 // Sizes cycle through small and full programs.
 inline int size_for(uint64_t seed) { return 10 + static_cast<int>(seed % 10) * 10; }
 
+// Options generating only family `f` (what `kir fuzz --families f` runs).
+inline GenOptions only_family(const std::string& f) {
+  GenOptions o;
+  for (const auto& n : family_names())
+    if (n != f) o.family_weights[n] = 0;
+  return o;
+}
+
 }  // namespace kir::fuzz::test

@@ -1,5 +1,6 @@
 // Coverage of the program generator over 1000 samples: every op family, index-relation form
-// and dtype of the language appears; the counts are printed.
+// and dtype of the language appears; the counts are printed. The faults family alone produces
+// each of its variants.
 #include <catch2/catch.hpp>
 
 #include <iostream>
@@ -47,5 +48,25 @@ TEST_CASE("1000 samples cover every family and dtype", "[fuzz]") {
   for (const char* d : kDtypes) {
     INFO("dtype " << d);
     CHECK(dtypes[d] > 0);
+  }
+}
+
+TEST_CASE("the faults family produces each of its variants", "[fuzz]") {
+  std::map<std::string, int> families;
+  const GenOptions o = test::only_family("faults");
+  for (uint64_t seed = 7000; seed < 7400; ++seed)
+    for (const auto& f : sample_case(seed, test::size_for(seed), o).value().families) ++families[f];
+  std::cout << "faults variants over 400 samples:";
+  for (const auto& [f, k] : families)
+    if (f.rfind("faults", 0) == 0) std::cout << " " << f << "=" << k;
+  std::cout << "\n";
+  for (const char* f : {"faults", "faults.source.div", "faults.source.rem", "faults.source.shl", "faults.source.load",
+                        "faults.source.cast", "faults.partial.element", "faults.partial.masked_store",
+                        "faults.partial.masked_scatter", "faults.partial.masked_gather", "faults.partial.if",
+                        "faults.partial.for", "faults.partial.parallel", "faults.partial.prefix", "faults.two",
+                        "faults.huge.subregion", "faults.huge.for", "faults.edge.for",
+                        "faults.edge.indices", "faults.atomic.float_add"}) {
+    INFO("variant " << f);
+    CHECK(families[f] > 0);
   }
 }

@@ -164,17 +164,48 @@ TEST_CASE("another order of float atomic adds passes as a reachable interleaving
   CHECK(v.rule == "atomic interleaving");
 }
 
+// The same with the old value of every add stored to seen[i]: the interleaving is observed, so
+// only the schedules the interpreter reaches are legal.
+std::string observed_atomic_kernel(bool backwards) {
+  std::string k = atomic_kernel(backwards);
+  k.replace(k.find("%acc: InOut<f32[1]>"), std::string("%acc: InOut<f32[1]>").size(), "%acc: InOut<f32[1]>, %seen: Out<f32[K]>");
+  k.replace(k.find("    yield()"), 0,
+            "    %ri = relation(%i) : relation<1 -> []>\n    view.store(%seen, %ri, %old)\n");
+  return k;
+}
+
 TEST_CASE("an atomic result no interleaving reaches is wrong under the interleaving rule", "[oracle][verdict]") {
-  auto a = parse_ok(atomic_kernel(false));
+  auto a = parse_ok(observed_atomic_kernel(false));
   auto args = atomic_args();
+  args["seen"] = interp::make_host_view(DType::F32, {4});
   // The backend of a program that adds x[K-1-i] twice cannot be explained by any order of A.
-  std::string twice = atomic_kernel(true);
-  twice.replace(twice.find("    yield()"), 0, "    %old2 = atomic.rmw(%acc, %r0, %v) {kind = add, order = relaxed} : f32\n");
+  std::string twice = observed_atomic_kernel(true);
+  twice.replace(twice.find("    %ri = "), 0, "    %old2 = atomic.rmw(%acc, %r0, %v) {kind = add, order = relaxed} : f32\n");
   auto b = parse_ok(twice);
   auto v = oracle::judge(*a, "k", args, *native_of(*b, args));
   CHECK(v.outcome == oracle::Outcome::Wrong);
   CHECK(v.rule == "atomic interleaving");
   CHECK(v.op == "atomic.rmw");
+}
+
+TEST_CASE("an unobserved atomic sum far from every order of its adds is wrong", "[oracle][verdict]") {
+  auto a = parse_ok(atomic_kernel(false));
+  auto args = atomic_args();
+  // A backend adding 100 per point gives 400 in any order, outside the envelope of the sum 1.5
+  // of {1, 1e8, -1e8, 0.5}, whose bound 4 u (2e8 + 1.5) is about 48.
+  std::string hundreds = atomic_kernel(false);
+  const std::string load = "    %v = view.load(%x, %rj) : f32\n";
+  hundreds.replace(hundreds.find(load), load.size(), "    %v = const() {value = 100.0} : f32\n");
+  auto b = parse_ok(hundreds);
+  std::map<std::string, interp::KernelArg> got, expected;
+  auto v = oracle::judge(*a, "k", args, *native_of(*b, args), {}, &got, &expected);
+  INFO(v.str());
+  CHECK(std::get<interp::HostView>(got.at("acc")).storage->bits[0] == f32(400));
+  CHECK(v.outcome == oracle::Outcome::Wrong);
+  CHECK(v.rule == "atomic interleaving");
+  CHECK(v.rule_detail == "any order of the atomic adds");
+  REQUIRE(v.diffs.size() == 1);
+  CHECK(v.diffs[0].allowed.find("of the exact 1.5 (reassociation envelope of 4 atomic adds in any order)") != std::string::npos);
 }
 
 TEST_CASE("errors must agree: both failing passes, a result where the interpreter fails is a missed error",

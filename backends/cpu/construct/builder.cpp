@@ -3,8 +3,10 @@
 // inlined with their extent symbols bound from the arguments' shapes.
 #include "backends/cpu/construct/builder.h"
 
+#include <algorithm>
 #include <sstream>
 
+#include "backends/cpu/rt/kir_abi.h"
 #include "numerics/scalar.h"
 #include "kir/rules/rule.h"
 
@@ -46,6 +48,7 @@ void Builder::emit(StmtP s) {
 
 void Builder::with_block(std::vector<StmtP>& into, const std::function<void()>& f) {
   auto* saved = block_;
+  auto saved_extents = frames_.back().extents;  // values bound inside are not defined after it
   block_ = &into;
   try {
     f();
@@ -54,12 +57,17 @@ void Builder::with_block(std::vector<StmtP>& into, const std::function<void()>& 
     throw;
   }
   block_ = saved;
+  frames_.back().extents = std::move(saved_extents);
 }
 
 int32_t Builder::origin(const Operation& op) { return prog_.add_origin(op); }
 
 void Builder::fail(const Operation& op, const std::string& message) const {
   throw BackendError(op.loc.str() + ": error[backend]: " + message + " (op `" + op.name + "`)" + rules::explain_hint("backend"));
+}
+
+void Builder::fail_kind(const Operation& op, const std::string& kind, const std::string& message) const {
+  throw BackendError(op.loc.str() + ": error[" + kind + "]: " + message + " (op `" + op.name + "`)" + rules::explain_hint(kind));
 }
 
 void Builder::not_implemented(const Operation& op, const std::string& what) const {
@@ -77,6 +85,8 @@ ExprP Builder::extent_expr(const Operation& op, const Extent& e) {
         auto it = syms.find(a->name);
         if (it == syms.end()) fail(op, "extent `" + a->name + "` is not bound here");
         f = it->second;
+      } else if (auto it = frames_.back().extents.find(a->name); it != frames_.back().extents.end()) {
+        f = it->second;
       } else {
         // floordiv of an index: the language's floor division of non-negative extents.
         ExprP n = extent_expr(op, a->num), d = extent_expr(op, a->den);
@@ -93,6 +103,54 @@ std::vector<ExprP> Builder::shape_of(const Operation& op, const Type& t) {
   std::vector<ExprP> s;
   for (const auto& e : t.shape()) s.push_back(extent_expr(op, e));
   return s;
+}
+
+// Whether index expression `e` is never negative: a non-negative constant, an extent of a view
+// (a symbol of the call or a view's dim), a variable bound to such a value (a point count, a
+// let), a max with one of them, and sums, products and floor quotients (by a positive constant)
+// of those — the extents of views' shapes.
+bool Builder::nonnegative(const Expr& e) const {
+  auto arg = [&](size_t i) { return nonnegative(*e.args[i]); };
+  switch (e.kind) {
+    case ExprKind::Const: return static_cast<int64_t>(e.bits) >= 0;
+    case ExprKind::ViewDim: return true;
+    case ExprKind::Var:
+      return prog_.var(e.var).role == VarRole::Symbol || nonnegative_.count(e.var) > 0;
+    case ExprKind::Binary:
+      if (e.op == "max") return arg(0) || arg(1);
+      if (e.op == "add" || e.op == "add_nw" || e.op == "mul" || e.op == "min") return arg(0) && arg(1);
+      if (e.op == "floordiv") return arg(0) && const_index(e.args[1]).value_or(0) > 0;
+      return false;
+    default: return false;
+  }
+}
+
+std::vector<ExprP> Builder::runtime_shape(const Operation& op, const Type& t) {
+  std::vector<ExprP> s = shape_of(op, t);
+  if (scalar_mode()) return s;
+  for (size_t a = 0; a < s.size(); ++a) {
+    if (nonnegative(*s[a])) continue;
+    auto chk = make_stmt(StmtKind::Check, origin(op));
+    chk->value = make_compare("ge", s[a], make_index(0));
+    chk->fault = KIR_FAULT_SHAPE_MISMATCH;  // a negative extent
+    chk->detail = {s[a], make_index(static_cast<int64_t>(a))};
+    emit(std::move(chk));
+  }
+  return s;
+}
+
+bool Builder::floordiv_atom(const Extent& e) {
+  auto terms = e.monomials();
+  return terms.size() == 1 && terms[0].first == 1 && terms[0].second.size() == 1 &&
+         terms[0].second[0]->kind == ExtentAtom::Kind::FloorDiv;
+}
+
+void Builder::bind_extent(const Extent& e, ExprP value) {
+  if (floordiv_atom(e)) frames_.back().extents[e.monomials()[0].second[0]->name] = std::move(value);
+}
+
+void Builder::note_nonnegative(const ExprP& e) {
+  if (e->kind == ExprKind::Var) nonnegative_.insert(e->var);
 }
 
 BufId Builder::new_local(const std::string& name, DType d, std::vector<ExprP> shape) {
@@ -134,6 +192,7 @@ CValue Builder::compute(const Operation& op, const std::string& name, DType d, s
 CValue Builder::let(const std::string& name, ExprP e) {
   if (scalar_mode() || e->kind == ExprKind::Const || e->kind == ExprKind::Var) return CValue::of_scalar(e);
   VarId v = prog_.add_var(name, e->dtype, VarRole::Let);
+  if (e->dtype == DType::Index && nonnegative(*e)) nonnegative_.insert(v);
   auto s = make_stmt(StmtKind::Let, e->op_id);
   s->var = v;
   s->value = e;
@@ -242,6 +301,13 @@ void Builder::build_kernel(const Function& kernel, const Specialization& spec) {
   frames_.push_back({});
   frames_.back().fn = &kernel;
   auto& syms = frames_.back().symbols;
+  struct CompoundCheck {
+    const kir::Value* param;
+    BufId buf;
+    size_t axis;
+    size_t at;  // its place in the kernel body
+  };
+  std::vector<CompoundCheck> compound_checks;
   // Extent symbols of the view parameters, in order of first appearance.
   for (const kir::Value* p : kernel.params()) {
     if (!p->type.is(TypeKind::View)) continue;
@@ -258,6 +324,11 @@ void Builder::build_kernel(const Function& kernel, const Specialization& spec) {
   for (const kir::Value* p : kernel.params()) {
     const Type& t = p->type;
     if (t.is(TypeKind::View)) {
+      if (t.rank() > KIR_MAX_RANK)
+        throw BackendError(p->loc.str() + ": error[backend]: view parameter %" + p->name + " has rank " +
+                           std::to_string(t.rank()) + "; the native call passes views of rank at most " +
+                           std::to_string(KIR_MAX_RANK) + " (KIR_MAX_RANK, backends/cpu/rt/kir_abi.h)" +
+                           rules::explain_hint("backend"));
       Buffer b;
       b.name = p->name;
       b.kind = BufKind::View;
@@ -288,20 +359,24 @@ void Builder::build_kernel(const Function& kernel, const Specialization& spec) {
       b.shape = shape_of(dummy, t);
       BufId id = prog_.add_buffer(std::move(b));
       prog_.view_params.push_back(id);
-      // Entry checks: an axis declared with one symbol or a constant must have exactly that
-      // extent at the call (two views disagreeing on a symbol, or a wrong constant, is a located
-      // fault before anything runs); loads proven inside the declared extents then need no check.
+      // Entry checks: every axis must have exactly its declared extent at the call (two views
+      // disagreeing on a symbol, a wrong constant or an `N + 1` axis one short is a located
+      // `binding` fault before anything runs, as in the interpreter); loads proven inside the
+      // declared extents then need no check.
       Buffer& vb = prog_.buf(id);
       vb.extent_checked.assign(vb.shape.size(), false);
       for (size_t a = 0; a < vb.shape.size(); ++a) {
         const ExprP& e = vb.shape[a];
-        if (e->kind != ExprKind::Const && e->kind != ExprKind::Var) continue;
+        if (e->kind != ExprKind::Const && e->kind != ExprKind::Var) {
+          compound_checks.push_back({p, id, a, block_->size()});
+          continue;
+        }
         Operation param_op;
         param_op.name = "parameter %" + p->name;
         param_op.loc = p->loc;
         auto chk = make_stmt(StmtKind::Check, prog_.add_origin(param_op));
         chk->value = make_compare("eq", make_view_dim(id, static_cast<int>(a)), e);
-        chk->fault = 7;  // KIR_FAULT_SHAPE_MISMATCH
+        chk->fault = KIR_FAULT_BINDING;  // a view whose extent is not the declared one
         chk->stops = true;
         chk->detail = {make_view_dim(id, static_cast<int>(a)), e};
         emit(std::move(chk));
@@ -344,16 +419,58 @@ void Builder::build_kernel(const Function& kernel, const Specialization& spec) {
     }
   }
   build_region(kernel.body);
+  // The entry checks of compound axes (`N + 1`) go where their parameter's other checks are;
+  // their op ids are numbered after the kernel's ops, which keeps those the same whether a view
+  // has such an axis or not.
+  std::vector<StmtP> checks;
+  for (const auto& c : compound_checks) {
+    Operation param_op;
+    param_op.name = "parameter %" + c.param->name;
+    param_op.loc = c.param->loc;
+    auto chk = make_stmt(StmtKind::Check, prog_.add_origin(param_op));
+    const ExprP dim = make_view_dim(c.buf, static_cast<int>(c.axis)), declared = prog_.buf(c.buf).shape[c.axis];
+    chk->value = make_compare("eq", dim, declared);
+    chk->fault = KIR_FAULT_BINDING;
+    chk->stops = true;
+    chk->detail = {dim, declared};
+    checks.push_back(std::move(chk));
+  }
+  auto& body = prog_.body.body;
+  for (size_t i = compound_checks.size(); i-- > 0;)
+    body.insert(body.begin() + static_cast<std::ptrdiff_t>(compound_checks[i].at), std::move(checks[i]));
   frames_.pop_back();
 }
 
 const Operation* Builder::build_region(const Region& r) {
+  struct DepthScope {
+    int& d;
+    ~DepthScope() { --d; }
+  } depth_scope{++depth_};
+  if (depth_ > kMaxRegionDepth) depth_exceeded(r.parent ? *r.parent : *frames_.back().site);
   for (const auto& op : r.ops) {
     const std::string& n = op->name;
     if (n == "yield" || n == "return" || n == "condition" || n == "break" || n == "continue") return op.get();
     build_op(*op);
   }
   return nullptr;
+}
+
+// The interpreter's message (interp/engine.cpp), naming the helpers being inlined.
+void Builder::depth_exceeded(const Operation& site) const {
+  std::string chain;
+  const size_t n = frames_.size(), head = 3, tail = 3;
+  for (size_t i = 0; i < n; ++i) {
+    if (i == head && n > head + tail + 1) {
+      chain += " -> ... (" + std::to_string(n - head - tail) + " more)";
+      i = n - tail - 1;
+      continue;
+    }
+    chain += std::string(i ? " -> " : "") + "@" + frames_[i].fn->name;
+  }
+  fail_kind(site, "limit",
+            "nesting depth limit of " + std::to_string(kMaxRegionDepth) +
+                " exceeded (helper calls and nested regions executing at once; the CPU backend inlines every "
+                "helper, so the deepest nesting in the program counts); calls: " + chain);
 }
 
 void Builder::build_op(const Operation& op) {
@@ -364,15 +481,15 @@ void Builder::build_op(const Operation& op) {
   } catch (const BackendError& e) {
     // Located already (by this op or an op of an inlined helper)? Otherwise locate it here.
     std::string w = e.what();
-    if (w.find(": error[backend]: ") != std::string::npos) throw;
+    if (w.find(": error[") != std::string::npos) throw;
     fail(op, w);
   }
 }
 
 std::vector<CValue> Builder::inline_call(const Operation& site, const Function& fn, const std::vector<CValue>& args) {
-  if (frames_.size() > 64) fail(site, "helper calls nest deeper than 64 (recursion is not supported)");
   frames_.push_back({});
   frames_.back().fn = &fn;
+  frames_.back().site = &site;
   const auto& params = fn.body.args;
   if (params.size() != args.size()) fail(site, "helper @" + fn.name + " called with the wrong number of arguments");
   for (size_t i = 0; i < params.size(); ++i) {

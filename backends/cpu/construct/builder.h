@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -58,6 +59,12 @@ void register_format_ops(std::map<std::string, OpHandler>& t);  // ops_formats.c
 void register_region_ops(std::map<std::string, OpHandler>& t);  // ops_region.cpp: region_fold, region_scan
 void register_effect_ops(std::map<std::string, OpHandler>& t);  // ops_effects.cpp: atomics, scatter_reduce, random
 
+// Regions executing at once that a program may nest: the kernel body, every helper body and
+// every nested region (loop body, branch, parallel point, combine helper) is one level. The
+// interpreter's default limit (interp::Options::max_depth), which bounds its recursion; the
+// backend inlines every helper, so it counts the deepest nesting of the program text.
+inline constexpr int kMaxRegionDepth = 1000;
+
 // Constexpr and enum arguments of a kernel specialization (by parameter name), as integer bits
 // (bool 0/1; enum members by value).
 struct Specialization {
@@ -94,10 +101,23 @@ class Builder {
   // ---- helpers for handlers
   int32_t origin(const Operation& op);
   [[noreturn]] void fail(const Operation& op, const std::string& message) const;
+  // A located error of another kind than `backend` (`limit`: a limit the interpreter shares).
+  [[noreturn]] void fail_kind(const Operation& op, const std::string& kind, const std::string& message) const;
   [[noreturn]] void not_implemented(const Operation& op, const std::string& what) const;
   // The extents of a tensor type as index expressions under the current symbol binding.
   std::vector<ExprP> shape_of(const Operation& op, const Type& t);
   ExprP extent_expr(const Operation& op, const Extent& e);
+  // shape_of for an op that creates a value of that shape from runtime extents (full, broadcast,
+  // reshape, relation, buffer.alloc): an extent that may be negative is checked at run time, a
+  // located shape-mismatch fault at `op`, as the interpreter reports it.
+  std::vector<ExprP> runtime_shape(const Operation& op, const Type& t);
+  // The value of extent `e` (a single floordiv atom: a stepped domain's type extent) in the
+  // current block and the blocks nested in it; extent_expr uses it instead of recomputing it.
+  void bind_extent(const Extent& e, ExprP value);
+  static bool floordiv_atom(const Extent& e);  // e is one floordiv atom (coefficient 1)
+  // Marks a let-bound index variable as never negative (a domain's point count).
+  void note_nonnegative(const ExprP& e);
+  bool nonnegative(const Expr& e) const;  // provably, from its form (runtime_shape's test)
   // A new Local buffer for a tensor value, named after `name`.
   BufId new_local(const std::string& name, DType d, std::vector<ExprP> shape);
   // The element of a scalar/tensor value at `coords` (a scalar ignores them; a rank-0 tensor
@@ -143,18 +163,23 @@ class Builder {
   struct Frame {
     std::map<const kir::Value*, CValue> values;
     std::map<std::string, ExprP> symbols;  // extent symbols and %value atoms bound in this function
+    std::map<std::string, ExprP> extents;  // floordiv atoms bound by bind_extent (scoped to blocks)
     const Function* fn = nullptr;
+    const Operation* site = nullptr;  // the call being inlined (null for the kernel)
   };
   const Module& module_;
   Program& prog_;
   std::vector<Frame> frames_;
   std::vector<StmtP>* block_ = nullptr;
   int scalar_mode_ = 0;
+  int depth_ = 0;  // regions being constructed, nested (the interpreter's nesting depth)
+  std::set<VarId> nonnegative_;  // index variables never negative (nonnegative())
   int64_t region_block_ = 0;
   std::map<std::string, OpHandler> handlers_;
 
   void build_op(const Operation& op);
   void bind_symbols(const Type& param, const CValue& arg);
+  [[noreturn]] void depth_exceeded(const Operation& site) const;
 };
 
 // Loop-carried storage (ops_control.cpp): a slot able to hold `leaf` (a Carry variable for a

@@ -6,33 +6,84 @@
 // by the validity; logical buffers are Local buffers.
 #include "backends/cpu/construct/builder.h"
 #include "backends/cpu/mutants/mutants.h"
+#include "backends/cpu/rt/kir_abi.h"
 
 namespace kir::cpu {
 namespace {
 
+// domain(begin, end, step): its type's extent floordiv(end - begin + step - 1, step) and its
+// max(extent, 0) points, computed exactly. With q(x) = floordiv(x, step) and r(x) = x - q(x) * step
+// the extent is q(end) - q(begin) + (r(end) > r(begin)), so no partial sum leaves the index range
+// (the numerator as written overflows near the ends of the range). Only with step 1 can the
+// point count exceed INT64_MAX: a located `limit` fault, as in the interpreter.
 void op_domain(Builder& B, const Operation& op) {
   CValue d;
   d.kind = CValue::Kind::Domain;
   d.begin = B.get(op.operands[0]).scalar;
   ExprP end = B.get(op.operands[1]).scalar;
-  ExprP span = index_sub(end, d.begin);
+  std::optional<int64_t> cstep = 1;
+  d.step = make_index(1);
   if (op.operands.size() > 2) {
     d.step = B.get(op.operands[2]).scalar;
-    auto cs = const_index(d.step);
-    if (!cs || *cs <= 0) {
+    cstep = const_index(d.step);
+    if (!cstep || *cstep <= 0) {
       auto chk = make_stmt(StmtKind::Check, B.origin(op));
       chk->value = make_compare("gt", d.step, make_index(0));
-      chk->fault = 6;  // KIR_FAULT_INVALID_VALUE: a domain step must be positive
+      chk->fault = KIR_FAULT_INVALID_VALUE;  // a domain step must be positive
       chk->detail = {d.step};
       B.emit(std::move(chk));
     }
-    span = make_binary("floordiv", index_add(span, index_sub(d.step, make_index(1))), d.step);
-  } else {
-    d.step = make_index(1);
   }
-  auto cs = const_index(span);
-  d.count = cs ? make_index(std::max<int64_t>(*cs, 0)) : make_binary("max", span, make_index(0));
-  if (!cs) d.count = B.let(op.result()->name + "_n", d.count).scalar;
+  const Extent& declared = op.result()->type.extent();
+  auto cb = const_index(d.begin), ce = const_index(end);
+  if (cb && ce && cstep && *cstep > 0) {
+    const kir::int128 num = static_cast<kir::int128>(*ce) - *cb + *cstep - 1;
+    kir::int128 ext = num / *cstep;
+    if (num % *cstep != 0 && num < 0) --ext;
+    if (ext <= INT64_MAX) {  // else the runtime form below faults
+      const int64_t n = ext > 0 ? static_cast<int64_t>(ext) : 0;
+      d.count = make_index(n);
+      if (ext >= INT64_MIN) B.bind_extent(declared, make_index(static_cast<int64_t>(ext)));
+      B.set(op.result(), d);
+      return;
+    }
+  }
+  const bool unit = cstep && *cstep == 1;
+  ExprP ext;
+  if (unit) {
+    ext = index_sub(end, d.begin);
+  } else {
+    // A step that is not positive has faulted above; max keeps the arithmetic defined.
+    ExprP s = cstep && *cstep > 0 ? d.step : B.let(op.result()->name + "_s", make_binary("max", d.step, make_index(1))).scalar;
+    auto q = [&](const ExprP& x) { return make_binary("floordiv", x, s); };
+    ExprP qe = q(end), qb = q(d.begin);
+    ExprP re = index_sub(end, index_mul(qe, s)), rb = index_sub(d.begin, index_mul(qb, s));
+    ext = index_add(index_sub(qe, qb), make_select(make_compare("gt", re, rb), make_index(1), make_index(0)));
+  }
+  const bool typed = Builder::floordiv_atom(declared);  // the type's extent is floordiv(..., %step)
+  if (typed) ext = B.let(op.result()->name + "_x", ext).scalar;  // the count and the type's extent
+  // Whether the true extent can leave the index range: only with a step that may be 1, and not
+  // when begin >= 0 or end < 0 (end - begin fits then).
+  const bool may_overflow = (!cstep || unit) && !(cb && *cb >= 0) && !(ce && *ce < 0);
+  if (!may_overflow) {
+    d.count = B.let(op.result()->name + "_n", make_binary("max", ext, make_index(0))).scalar;
+    B.note_nonnegative(d.count);
+    if (typed) B.bind_extent(declared, ext);
+  } else {
+    // The extent wraps exactly when it leaves the range: a wrapped count is negative (a fault
+    // here); a wrapped extent of an empty domain is positive and stands for a negative one.
+    ExprP nonempty = make_compare("gt", end, d.begin);
+    d.count = B.let(op.result()->name + "_n", make_select(nonempty, ext, make_index(0))).scalar;
+    auto chk = make_stmt(StmtKind::Check, B.origin(op));
+    chk->value = make_compare("ge", d.count, make_index(0));
+    chk->fault = KIR_FAULT_EXTENT_RANGE;
+    chk->detail = {d.begin, end};
+    B.emit(std::move(chk));
+    if (typed) {
+      ExprP wrapped = make_binary("and", make_unary("not", nonempty), make_compare("gt", ext, make_index(0)));
+      B.bind_extent(declared, B.let(op.result()->name + "_e", make_select(wrapped, make_index(INT64_MIN), ext)).scalar);
+    }
+  }
   B.set(op.result(), d);
 }
 
@@ -43,7 +94,7 @@ void op_subregion(Builder& B, const Operation& op) {
   auto chk = make_stmt(StmtKind::Check, B.origin(op));
   chk->value = make_binary("and", make_binary("and", make_compare("ge", b, make_index(0)), make_compare("le", b, e)),
                            make_compare("le", e, src.count));
-  chk->fault = 5;  // KIR_FAULT_OUT_OF_BOUNDS
+  chk->fault = KIR_FAULT_OUT_OF_BOUNDS;
   chk->detail = {b, e};
   if (!(const_index(b) && const_index(e) && const_index(src.count))) B.emit(std::move(chk));
   CValue d;
@@ -51,6 +102,7 @@ void op_subregion(Builder& B, const Operation& op) {
   d.step = src.step;
   d.begin = B.let(op.result()->name + "_b", index_add(src.begin, index_mul(b, src.step))).scalar;
   d.count = B.let(op.result()->name + "_n", index_sub(e, b)).scalar;
+  B.note_nonnegative(d.count);  // checked above: b <= e
   B.set(op.result(), d);
 }
 
@@ -68,7 +120,7 @@ void op_relation(Builder& B, const Operation& op) {
   size_t n = static_cast<size_t>(t.source_rank());
   for (size_t i = 0; i < n; ++i) r.coords.push_back(B.get(op.operands[i]));
   if (t.masked()) r.valid = std::make_shared<CValue>(B.get(op.operands.at(n)));
-  r.rel_shape = B.shape_of(op, t);
+  r.rel_shape = B.runtime_shape(op, t);
   B.set(op.result(), r);
 }
 
@@ -124,7 +176,7 @@ void op_store(Builder& B, const Operation& op) {
 
 void op_buffer_alloc(Builder& B, const Operation& op) {
   const Type& t = op.result()->type;
-  auto shape = B.shape_of(op, t);
+  auto shape = B.runtime_shape(op, t);
   BufId b = B.new_local(op.result()->name, t.dtype(), shape);
   if (!op.operands.empty()) {
     const CValue& init = B.get(op.operands[0]);

@@ -140,7 +140,7 @@ void op_full(Builder& B, const Operation& op) {
     return;
   }
   DType d = value_dtype(result_type(op));
-  auto shape = B.shape_of(op, result_type(op));
+  auto shape = B.runtime_shape(op, result_type(op));
   B.set(op.result(), B.compute(op, op.result()->name, d, shape, [&](const std::vector<ExprP>&) { return fill.scalar; }));
 }
 
@@ -154,7 +154,7 @@ void op_broadcast(Builder& B, const Operation& op) {
   auto dims = op.attr("dims") ? op.attr("dims")->ints() : std::vector<int64_t>{};
   const Type& xt = op.operands[0]->type;
   DType d = value_dtype(result_type(op));
-  auto shape = B.shape_of(op, result_type(op));
+  auto shape = B.runtime_shape(op, result_type(op));
   B.set(op.result(), B.compute(op, op.result()->name, d, shape, [&](const std::vector<ExprP>& c) {
     if (x.is_scalar() || x.kind == CValue::Kind::Enum) return x.scalar;
     std::vector<ExprP> idx;
@@ -197,7 +197,7 @@ void op_reshape(Builder& B, const Operation& op) {
   const CValue& x = B.get(op.operands[0]);
   const std::vector<ExprP> xs = B.program().buf(x.buf).shape;  // a copy: compute() adds buffers
   DType d = value_dtype(result_type(op));
-  auto shape = B.shape_of(op, result_type(op));
+  auto shape = B.runtime_shape(op, result_type(op));
   B.set(op.result(), B.compute(op, op.result()->name, d, shape, [&](const std::vector<ExprP>& c) {
     // Row-major: the linear position of c in the result, unravelled in x's shape.
     ExprP lin = make_index(0);

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <ostream>
@@ -193,6 +194,20 @@ std::string NativeKernel::fault_origin(const kir_fault& f) const {
   return o.location + ": `" + o.name + "`";
 }
 
+namespace {
+
+// The interpreter's kind of each fault code (kir_abi.h), whose explanation a message points at.
+constexpr const char* kFaultKinds[] = {"",        "division-by-zero", "integer-overflow", "integer-overflow",
+                                       "invalid-cast", "out-of-bounds", "invalid-value",  "shape-mismatch",
+                                       "limit",   "limit",            "undefined-read",   "parallel-conflict",
+                                       "histogram-range", "binding",  "limit"};
+
+}  // namespace
+
+std::string fault_kind(int32_t code) {
+  return code > 0 && static_cast<size_t>(code) < std::size(kFaultKinds) ? kFaultKinds[code] : "";
+}
+
 std::string fault_message(const NativeKernel& k, const kir_fault& f) {
   static const char* names[] = {"no fault",
                                 "integer division by zero",
@@ -205,12 +220,12 @@ std::string fault_message(const NativeKernel& k, const kir_fault& f) {
                                 "step budget exhausted (runaway while loop)",
                                 "allocation failed",
                                 "read of an undefined element",
-                                "conflicting writes"};
-  // The interpreter's kind of each fault, whose explanation the message points at.
-  static const char* kinds[] = {"",        "division-by-zero", "integer-overflow", "integer-overflow",
-                                "invalid-cast", "out-of-bounds", "invalid-value",  "shape-mismatch",
-                                "limit",   "limit",            "undefined-read",   "parallel-conflict"};
-  const bool known = f.code >= 0 && f.code < 12;
+                                "conflicting writes",
+                                "histogram value outside [0, bins)",
+                                "view extent differs from the declared extent",
+                                "extent beyond the 64-bit index range"};
+  static_assert(std::size(names) == std::size(kFaultKinds));
+  const bool known = f.code >= 0 && static_cast<size_t>(f.code) < std::size(names);
   std::string what = known ? names[f.code] : "fault " + std::to_string(f.code);
   std::string loc = "<unknown>", op = "?";
   if (f.op >= 0 && static_cast<size_t>(f.op) < k.program().ops.size()) {
@@ -221,7 +236,7 @@ std::string fault_message(const NativeKernel& k, const kir_fault& f) {
   for (int64_t i = 0; i < f.rank && i < KIR_MAX_RANK; ++i) at += (i ? ", " : "") + std::to_string(f.coord[i]);
   return loc + ": error[backend]: " + what + " in `" + op + "`" + (f.rank > 0 ? " at (" + at + ")" : "") +
          " (native code of kernel @" + k.program().kernel + ")" +
-         rules::explain_hint(known ? kinds[f.code] : "backend");
+         rules::explain_hint(known ? fault_kind(f.code) : "backend");
 }
 
 std::shared_ptr<NativeKernel> build_kernel(const Module& m, const std::string& kernel, const CompileOptions& opt) {

@@ -105,5 +105,8 @@ int cxx_opt_level();
 // A fault as a located message: "f.kir:3:5: error[backend]: integer division by zero in `div`
 // at (2, 5) (native code of kernel @k)".
 std::string fault_message(const NativeKernel& k, const kir_fault& f);
+// The interpreter's kind of a native fault code (interp::kind_name: "histogram-range", "binding",
+// "limit", ...); "" for 0 and unknown codes.
+std::string fault_kind(int32_t code);
 
 }  // namespace kir::cpu

@@ -141,7 +141,7 @@ ExprP equal_extents(const ExprP& a, const ExprP& b) {
   return make_compare("eq", a, b);
 }
 
-constexpr int32_t kFaultInvalidValue = 6, kFaultShapeMismatch = 7;
+constexpr int32_t kFaultInvalidValue = 6, kFaultShapeMismatch = 7, kFaultHistogramRange = 12;  // kir_abi.h
 
 // Expansion prologue shared by all: an emitter over a fresh Block.
 struct Expansion {
@@ -609,7 +609,7 @@ std::vector<StmtP> expand_histogram(Program& P, const Stmt& s) {
       // An unsigned value beyond the index range wraps negative and is rejected like the rest.
       const char* lower = mutant_active(MutantId::HistogramZeroBinRejected) ? "gt" : "ge";
       ExprP in_range = E.let("in_range", make_binary("and", make_compare(lower, u, make_index(0)), make_compare("lt", u, bins)));
-      E.check(in_range, kFaultInvalidValue, {u, bins});
+      E.check(in_range, kFaultHistogramRange, {u, bins});
       E.when(in_range, [&] {
         E.store(OUT, {u}, E.bin("add", checked_load(OUT, cd, {u}, s.op_id), make_const(cd, 1)), true);
       });

@@ -9,7 +9,7 @@
 #define KIR_ABI_H
 #include <stdint.h>
 
-#define KIR_ABI_VERSION 1
+#define KIR_ABI_VERSION 2
 #define KIR_MAX_RANK 8
 
 #ifdef __cplusplus
@@ -33,7 +33,8 @@ typedef void (*kir_task_fn)(void* ctx, int64_t task);
 
 // A fault raised by generated code (integer division by zero, invalid cast, out-of-bounds
 // access, ...): the op (index into the program's op table, which names its source location),
-// the kind and up to KIR_MAX_RANK coordinates of the element. The first fault of a call wins.
+// the kind and up to KIR_MAX_RANK coordinates of the element. The fault the language's order
+// reaches first wins (kir_gen::fault), and the call stops soon after it.
 typedef struct kir_fault {
   int32_t code;   // 0 none; otherwise a kir_fault_code
   int32_t op;     // op id (the generated program's op table gives location and name)
@@ -54,7 +55,10 @@ enum kir_fault_code {
   KIR_FAULT_BUDGET = 8,
   KIR_FAULT_ALLOCATION = 9,
   KIR_FAULT_UNDEFINED_READ = 10,
-  KIR_FAULT_CONFLICT = 11
+  KIR_FAULT_CONFLICT = 11,
+  KIR_FAULT_HISTOGRAM_RANGE = 12,  // an active histogram value outside [0, bins)
+  KIR_FAULT_BINDING = 13,          // a view's extent at the call is not the one its type declares
+  KIR_FAULT_EXTENT_RANGE = 14      // an extent or point count beyond the 64-bit index range
 };
 
 // Services of the host runtime. `math` is the numerics library's correctly rounded function
@@ -85,7 +89,9 @@ typedef struct kir_call {
   const int64_t* extents;   // values of the program's extent symbols, in its symbol table order
   int64_t nextents;
   kir_fault* fault;
-  int32_t faulted;          // set (atomically) by the first fault
+  int32_t faulted;          // set (atomically) once a fault is recorded
+  int32_t fault_lock;       // guards *fault while a fault is recorded (kir_gen::fault)
+  int64_t fault_order;      // the recorded fault's place in the language's order (kir_gen::fault)
 } kir_call;
 
 #ifdef __cplusplus
