@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "backends/cpu/mutants/mutants.h"
+#include "fuzz/gen/families.h"
 #include "fuzz/campaign/campaign.h"
 #include "fuzz/campaign/reduce/finding.h"
 #include "fuzz/campaign/reproducer.h"
@@ -46,6 +47,10 @@ int run_fuzz(FuzzArgs a) {
       }
     for (const auto& n : names)
       if (std::find(a.families.begin(), a.families.end(), n) == a.families.end()) a.o.gen.family_weights[n] = 0;
+    // A family that is opt-in (weight 0 in the table, such as faults) runs at weight 2 when named.
+    for (const auto& f : fuzz::family_table())
+      if (f.weight == 0 && std::find(a.families.begin(), a.families.end(), f.name) != a.families.end())
+        a.o.gen.family_weights[f.name] = 2;
   }
   a.o.shrink = !a.no_shrink;
   a.o.reduce = !a.no_reduce;

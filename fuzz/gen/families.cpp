@@ -46,7 +46,7 @@ const std::vector<Family>& family_table() {
       {"random", 1, kMem, fam_random},
       {"region_fold", 1, kMem, fam_region_fold},
       {"region_scan", 1, kMem, fam_region_scan},
-      {"faults", 2, kTop, fam_faults},
+      {"faults", 0, kTop, fam_faults},  // opt-in: kir fuzz --families faults (weight 2)
   };
   return t;
 }

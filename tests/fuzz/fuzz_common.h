@@ -28,6 +28,7 @@ inline GenOptions only_family(const std::string& f) {
   GenOptions o;
   for (const auto& n : family_names())
     if (n != f) o.family_weights[n] = 0;
+  if (o.family_weights.count(f) == 0) o.family_weights[f] = 2;  // an opt-in family (weight 0) too
   return o;
 }
 
