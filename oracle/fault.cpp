@@ -3,6 +3,7 @@
 
 #include <cctype>
 
+#include "backends/cpu/driver/compiler.h"
 #include "interp/interpreter.h"
 
 namespace kir::oracle {
@@ -75,13 +76,6 @@ std::string coord_text(const std::vector<int64_t>& c) {
   return s + ")";
 }
 
-// The interpreter's kind of each native fault code (kir_abi.h), as the backend's messages name it.
-std::string native_kind(int32_t code) {
-  static const char* kinds[] = {"",        "division-by-zero", "integer-overflow", "integer-overflow",
-                                "invalid-cast", "out-of-bounds", "invalid-value",  "shape-mismatch",
-                                "limit",   "limit",            "undefined-read",   "parallel-conflict"};
-  return code > 0 && code < 12 ? kinds[code] : "";
-}
 
 }  // namespace
 
@@ -112,7 +106,7 @@ Fault fault_of(const interp::RuntimeError& e) {
 Fault fault_of(const cpu::NativeKernel& kernel, const kir_fault& nf) {
   Fault f;
   f.message = cpu::fault_message(kernel, nf);
-  f.kind = native_kind(nf.code);
+  f.kind = cpu::fault_kind(nf.code);
   if (f.kind.empty()) f.kind = hint_kind(f.message);  // a code added after this table
   const auto& ops = kernel.program().ops;
   if (nf.op >= 0 && static_cast<size_t>(nf.op) < ops.size()) {
