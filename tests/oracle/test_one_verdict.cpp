@@ -13,20 +13,11 @@
 #include "oracle/differential.h"
 #include "oracle/fault.h"
 #include "oracle/verdict.h"
+#include "tests/interp/interp_test.h"
 
 using namespace kir;
 
 namespace {
-
-std::unique_ptr<Module> parse_ok(const std::string& text) {
-  Diagnostics d;
-  auto m = parse_module(text, "t.kir", d);
-  REQUIRE(m);
-  const bool ok = verify_module(*m, d);
-  INFO(d.render(text));
-  REQUIRE(ok);
-  return m;
-}
 
 std::shared_ptr<cpu::NativeKernel> native_of(const Module& m, const std::map<std::string, interp::KernelArg>& args) {
   std::deque<cpu::CompiledSource> one;
@@ -84,7 +75,7 @@ std::vector<uint64_t>& bits_of(std::map<std::string, interp::KernelArg>& a, cons
 }  // namespace
 
 TEST_CASE("contended float atomic adds pass the verdict on every native run", "[oracle][verdict][atomics]") {
-  auto m = parse_ok(contended_kernel("f32"));
+  auto m = itest::load(contended_kernel("f32"));
   const auto args = contended_args(uniform_values(200000));
   auto native = native_of(*m, args);
   int differing = 0;
@@ -103,7 +94,7 @@ TEST_CASE("contended float atomic adds pass the verdict on every native run", "[
 }
 
 TEST_CASE("another order of the atomic adds passes; a sum far from every order fails", "[oracle][verdict][atomics]") {
-  auto m = parse_ok(contended_kernel("f32"));
+  auto m = itest::load(contended_kernel("f32"));
   const std::vector<float> x = uniform_values(20000);
   const auto args = contended_args(x);
   // The interpreter runs the points in order: c[b] = ((0 + x[b]) + x[b+3]) + ... in f32.
@@ -140,7 +131,7 @@ TEST_CASE("another order of the atomic adds passes; a sum far from every order f
 }
 
 TEST_CASE("integer atomic adds give one result in any order: bit-exact", "[oracle][verdict][atomics]") {
-  auto m = parse_ok(contended_kernel("i32"));
+  auto m = itest::load(contended_kernel("i32"));
   std::map<std::string, interp::KernelArg> args;
   std::vector<uint64_t> x;
   for (int i = 0; i < 10; ++i) x.push_back(static_cast<uint64_t>(i + 1));
@@ -234,13 +225,13 @@ oracle::Fault hand_made(const std::string& kind, std::vector<int64_t> coord) {
 }  // namespace
 
 TEST_CASE("faults carry kind, op, location and the first coordinate", "[oracle][verdict][faults]") {
-  auto m = parse_ok(div_kernel(true));
+  auto m = itest::load(div_kernel(true));
   const auto f = interp_fault(*m, div_args({3}), interp::ParallelOrder::Canonical);
   CHECK(f.kind == "division-by-zero");
   CHECK(f.op == "div");
   CHECK(f.location == "t.kir:14:5");
   CHECK(f.coord == std::vector<int64_t>{3});  // the parallel point
-  auto t = parse_ok(div_kernel(false));
+  auto t = itest::load(div_kernel(false));
   const auto g = interp_fault(*t, div_args({7}), interp::ParallelOrder::Canonical);
   CHECK(g.kind == "division-by-zero");
   CHECK(g.coord == std::vector<int64_t>{7});  // the element of the tensor op
@@ -260,7 +251,7 @@ TEST_CASE("faults carry kind, op, location and the first coordinate", "[oracle][
 }
 
 TEST_CASE("error agreement compares the fault kind and coordinate", "[oracle][verdict][faults]") {
-  auto m = parse_ok(div_kernel(true));
+  auto m = itest::load(div_kernel(true));
   const auto args = div_args({3});
   const auto results = oracle::clone_args(args);
   auto same = oracle::judge_result(*m, "k", args, results, hand_made("division-by-zero", {3}));
@@ -291,7 +282,7 @@ TEST_CASE("error agreement compares the fault kind and coordinate", "[oracle][ve
 }
 
 TEST_CASE("a fault another legal order of the points reaches first is accepted", "[oracle][verdict][faults]") {
-  auto m = parse_ok(div_kernel(true));
+  auto m = itest::load(div_kernel(true));
   const auto args = div_args({2, 9});
   const auto results = oracle::clone_args(args);
   CHECK(interp_fault(*m, args, interp::ParallelOrder::Canonical).coord == std::vector<int64_t>{2});
@@ -304,14 +295,14 @@ TEST_CASE("a fault another legal order of the points reaches first is accepted",
   auto w = oracle::judge_result(*m, "k", args, results, hand_made("division-by-zero", {5}));
   CHECK(w.outcome == oracle::Outcome::Wrong);
   // Without a parallel the order is fixed: element 9 is not the first fault.
-  auto t = parse_ok(div_kernel(false));
+  auto t = itest::load(div_kernel(false));
   auto x = oracle::judge_result(*t, "k", args, results, hand_made("division-by-zero", {9}));
   CHECK(x.outcome == oracle::Outcome::Wrong);
   CHECK(x.detail.find("other legal orders") == std::string::npos);
 }
 
 TEST_CASE("native faults are judged by kind and coordinate", "[oracle][verdict][faults]") {
-  auto m = parse_ok(div_kernel(true));
+  auto m = itest::load(div_kernel(true));
   const auto args = div_args({3});
   auto v = oracle::judge(*m, "k", args, *native_of(*m, args));
   INFO(v.str());
@@ -320,7 +311,7 @@ TEST_CASE("native faults are judged by kind and coordinate", "[oracle][verdict][
   CHECK(v.backend_fault.op == "div");
   CHECK(v.backend_fault.location == "t.kir:14:5");
   // A backend that divides by y[N-1-p] faults at point 8.
-  auto b = parse_ok(div_kernel(true, "%back"));
+  auto b = itest::load(div_kernel(true, "%back"));
   auto w = oracle::judge(*m, "k", args, *native_of(*b, args));
   INFO(w.str());
   CHECK(w.outcome == oracle::Outcome::Wrong);
@@ -334,7 +325,7 @@ TEST_CASE("native faults are judged by kind and coordinate", "[oracle][verdict][
 }
 
 TEST_CASE("an interpreter stopped at its limit agrees with any backend error", "[oracle][verdict][faults]") {
-  auto m = parse_ok(R"(
+  auto m = itest::load(R"(
 kernel @k(%s: index, %z: Out<index[1]>) {
   %c0 = const() {value = 0} : index
   %d = domain(%c0, %s) : domain<%s>
