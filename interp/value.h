@@ -82,7 +82,12 @@ struct DomainV {
   int64_t root_begin = 0, step = 1;
   int64_t first = 0, count = 0;
   bool subregion = false;
-  int64_t member(int64_t k) const { return root_begin + (first + k) * step; }
+  // Computed modulo 2^64: a member is always in the index range, but (first + k) * step alone
+  // need not be (domain(INT64_MIN, INT64_MAX, INT64_MAX) has the member -1).
+  int64_t member(int64_t k) const {
+    const uint64_t off = (static_cast<uint64_t>(first) + static_cast<uint64_t>(k)) * static_cast<uint64_t>(step);
+    return static_cast<int64_t>(static_cast<uint64_t>(root_begin) + off);
+  }
 };
 
 // One source-axis coordinate of every relation point: either affine in the point's coordinate

@@ -398,6 +398,16 @@ inline double exact_f64(S x) {
   if constexpr (K == Kind::F64) return canon_f64(x);
   else return double(exact_f32<K>(x));
 }
+// The integer x converted to float type R. A converted integer is never -0, but GCC folds
+// (double)(int64_t)d into trunc(d) when trapping math is off, and trunc(d) is -0 for d in
+// (-1, -0]; clearing the sign bit where x is 0 keeps the +0 of the conversion (a bit operation,
+// so loops still vectorize).
+template <class R, class I>
+inline R int_to(I x) {
+  R r = R(x);
+  if constexpr (sizeof(R) == 8) return f64_from_bits(f64_bits(r) & ~(uint64_t(x == 0) << 63));
+  else return f32_from_bits(f32_bits(r) & ~(uint32_t(x == 0) << 31));
+}
 // Round a double (resp. float) once into float dtype K; e2m1 NaN -> +0 (callers check).
 template <Kind K>
 inline auto round_f64(double x) {
@@ -453,10 +463,10 @@ inline int32_t cast(typename From::type x, typename To::type* out) {
     *out = detail::round_f32<K>(float(x & 1));  // e8m0: false -> 0xFF (no zero)
     return KIR_FAULT_NONE;
   } else if constexpr (detail::is_int_kind(F)) {
-    if constexpr (K == Kind::F64) *out = double(x);      // one hardware rounding (incl. u64)
-    else if constexpr (K == Kind::F32) *out = float(x);  // likewise: i64 -> f32 directly
-    else if constexpr (sizeof(x) <= 2) *out = detail::round_f32<K>(float(x));   // exact float
-    else if constexpr (sizeof(x) <= 4) *out = detail::round_f64<K>(double(x));  // exact double
+    if constexpr (K == Kind::F64) *out = detail::int_to<double>(x);      // one hardware rounding (incl. u64)
+    else if constexpr (K == Kind::F32) *out = detail::int_to<float>(x);  // likewise: i64 -> f32 directly
+    else if constexpr (sizeof(x) <= 2) *out = detail::round_f32<K>(detail::int_to<float>(x));   // exact float
+    else if constexpr (sizeof(x) <= 4) *out = detail::round_f64<K>(detail::int_to<double>(x));  // exact double
 #ifdef KIR_MUTANT_I64_TO_FLOAT_DOUBLE_ROUNDING  // seeded mutant (backends/cpu/mutants/mutants.h)
     else *out = detail::round_f64<K>(double(x));
 #else
