@@ -211,6 +211,9 @@ void op_region_fold(Builder& B, const Operation& op) {
   B.program().bindings.push_back({B.origin(op), "region_fold.blocks", {{"region_block", block}}, block > 0 ? "segments" : ""});
   const auto cn = const_index(n);
   const bool whole = block <= 0 || (cn && *cn <= block);
+  // Coverage (driver/coverage.h): the segments of the source.
+  if (block > 0) B.emit(cover_tail(B.program(), "region_fold.blocks/region_block", n, block));
+  else B.emit(make_cover(B.program(), {"region_fold.blocks/region_block:whole"}));
   CValue r = select_on_empty(B, op, n, op.result()->type, [&] { return identity; }, [&] {
     return whole ? summarize_whole(B, op, parts) : fold_blocks(B, op, parts, axis, n, block);
   });

@@ -2,6 +2,8 @@
 // → loop formation → task partition → lifetime → verify → serialize → build → load.
 #include "backends/cpu/driver/compiler.h"
 
+#include "backends/cpu/driver/coverage.h"
+
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
@@ -183,8 +185,17 @@ kir_fault NativeKernel::call(std::vector<kir_view>& views, const std::vector<uin
   if (views.size() != program().view_params.size() || scalars.size() != program().scalar_params.size() ||
       extents.size() != program().symbols.size())
     throw BackendError("native call of @" + program().kernel + ": wrong number of views, scalars or extents");
-  rt::FpEnvGuard guard;
-  entry_(&c);
+  CoverageMap* cov = active_coverage();
+  std::vector<uint64_t> counts(cov ? program().cover_cells.size() : 0);
+  if (cov) {
+    c.cover = counts.data();
+    c.ncover = static_cast<int64_t>(counts.size());
+  }
+  {
+    rt::FpEnvGuard guard;
+    entry_(&c);
+  }
+  if (cov) cov->add_counts(program().cover_cells, counts);
   return fault;
 }
 

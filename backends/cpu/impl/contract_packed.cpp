@@ -349,6 +349,11 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
   VarId TN = c.let(out, "task_cols", task_n > 0 ? c.idx(task_n) : auto_tile(c.N, NR, make_compare("lt", c.M, c.N)));
   VarId ntn = c.let(out, "tasks_n", c.ceil_div(c.N, c.var(TN)));
   ExprP ntm = c.ceil_div(c.M, c.var(TM));
+  // Coverage (driver/coverage.h): the task split, the K blocks.
+  const std::string cell = st.implementation + "/";
+  out.push_back(cover_split(P, cell + "task-rows", c.M, c.var(TM)));
+  out.push_back(cover_split(P, cell + "task-cols", c.N, c.var(TN)));
+  out.push_back(cover_tail(P, cell + "KC", c.K, KC));
 
   auto tasks = make_stmt(StmtKind::Tasks, s.op_id);
   tasks->var = P.add_var("tile", DType::Index, VarRole::Task);
@@ -416,6 +421,7 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
   VarId jc = c.loop_var("jc"), pc = c.loop_var("pc"), ic = c.loop_var("ic"), jr = c.loop_var("jr"), ir = c.loop_var("ir");
   auto ljc = c.loop(jc, c.var(n0), c.var(n1), c.idx(NC));
   VarId nc = c.let(ljc->body, "nc", c.min(c.idx(NC), index_sub(c.var(n1), c.var(jc))));
+  ljc->body.push_back(cover_tail(P, cell + "NR", c.var(nc), NR));
   auto lpc = c.loop(pc, c.idx(0), c.K, c.idx(KC));
   VarId kc = c.let(lpc->body, "kc", c.min(c.idx(KC), index_sub(c.K, c.var(pc))));
   // The k extent of a micro-panel: kc, rounded up to the group of the integer (4) or bf16 (2) form.
@@ -425,6 +431,7 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
   VarId kt = sparse ? c.let(lpc->body, "kt", index_mul(c.div(c.var(kc), c.idx(src->group)), c.idx(src->keep))) : kc;
   auto lic = c.loop(ic, c.var(m0), c.var(m1), c.idx(MC));
   VarId mc = c.let(lic->body, "mc", c.min(c.idx(MC), index_sub(c.var(m1), c.var(ic))));
+  lic->body.push_back(cover_tail(P, cell + "MR", c.var(mc), MR));
   // Integer form: the column terms -oa * sum_k b come with B's panel, the row terms -ob * sum_k a
   // with A's (the header).
   // bf16: an odd kc is padded with -0 in A and +0 in B, a -0 product, which adds nothing.
@@ -464,7 +471,8 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
   lir->body.push_back(std::move(k));
   const Stmt* epi = st.epilogue.get();
   // The epilogue of the whole task tile (the paths without micro-tiles).
-  auto tile_epilogue = [&](std::vector<StmtP>& into) {
+  auto tile_epilogue = [&](std::vector<StmtP>& into, const std::string& path) {
+    if (epi) into.push_back(cover_epilogue(P, st, *epi, path));
     if (epi)
       into.push_back(epilogue_block(P, *epi, c.var(m0), c.var(n0), index_sub(c.var(m1), c.var(m0)),
                                     index_sub(c.var(n1), c.var(n0))));
@@ -476,11 +484,19 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
   if (epi) {
     auto last = make_stmt(StmtKind::If, s.op_id);
     last->value = make_compare("eq", index_add(c.var(pc), c.var(kc)), c.K);
+    last->body.push_back(cover_epilogue(P, st, *epi, "block"));
     last->body.push_back(epilogue_block(P, *epi, c.var(ic), c.var(jc), c.var(mc), c.var(nc)));
     lic->body.push_back(std::move(last));
   }
   lpc->body.push_back(std::move(lic));
   ljc->body.push_back(std::move(lpc));
+  // The blocked path: its MC and NC blocks of the task tile, then the loops.
+  auto packed_path = [&](std::vector<StmtP>& into) {
+    into.push_back(make_cover(P, {cell + "path:packed"}));
+    into.push_back(cover_tail(P, cell + "MC", index_sub(c.var(m1), c.var(m0)), MC));
+    into.push_back(cover_tail(P, cell + "NC", index_sub(c.var(n1), c.var(n0)), NC));
+    into.push_back(std::move(ljc));
+  };
   // No terms (K = 0): every element is +0.
   auto none = make_stmt(StmtKind::If, s.op_id);
   none->value = make_compare("eq", c.K, c.idx(0));
@@ -494,8 +510,9 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
     z->value = make_const(st.acc, 0);
     lj->body.push_back(std::move(z));
     li->body.push_back(std::move(lj));
+    none->body.push_back(make_cover(P, {cell + "path:no-terms"}));
     none->body.push_back(std::move(li));
-    tile_epilogue(none->body);
+    tile_epilogue(none->body, "no-terms");
   }
   // At most 4 rows in the tile (a matrix-vector or few-row product): the gemv kernel reads A and
   // B in place, in the same order — packing B would read it twice.
@@ -510,12 +527,13 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
     g->detail = {c.raw_operand(0, c.var(m0), c.idx(0)), c.idx(static_cast<int64_t>(c.lfree)), c.idx(pair.first),
                  c.raw_operand(1, c.var(n0), c.idx(0)), c.idx(pair.second), c.idx(static_cast<int64_t>(c.rfree)),
                  c.K, index_sub(c.var(m1), c.var(m0)), index_sub(c.var(n1), c.var(n0))};
+    few->body.push_back(make_cover(P, {cell + "path:gemv"}));
     few->body.push_back(std::move(g));
-    tile_epilogue(few->body);
-    few->orelse.push_back(std::move(ljc));
+    tile_epilogue(few->body, "gemv");
+    packed_path(few->orelse);
     none->orelse.push_back(std::move(few));
   } else {
-    none->orelse.push_back(std::move(ljc));
+    packed_path(none->orelse);
   }
   tb.push_back(std::move(none));
   out.push_back(std::move(tasks));

@@ -341,6 +341,10 @@ std::vector<StmtP> expand_reduce_lanes(Program& P, const Stmt& s) {
   const ExprP nblk = C == 0 ? make_index(1)
                             : make_select(none, make_index(1), make_binary("floordiv", index_add(n_last, make_index(C - 1)), make_index(C)));
   std::vector<StmtP> out;
+  // Coverage (driver/coverage.h): the blocks of the last axis, and the lanes of the last block
+  // (blocks are whole multiples of L, so its tail is n_last's).
+  if (C > 0) out.push_back(cover_tail(P, st.implementation + "/block", n_last, C));
+  out.push_back(cover_tail(P, st.implementation + "/lanes", n_last, L));
   if (P.buf(res).shape.empty() && C > 0) {
     // A reduction to one element: the blocks are tasks writing their partials, folded after.
     Buffer pb;
@@ -460,6 +464,7 @@ std::vector<StmtP> expand_scan_blocks(Program& P, const Stmt& s) {
   };
   const auto none = [](std::vector<StmtP>&, ExprP, ExprP, ExprP, ExprP, VarId, bool) {};
   std::vector<StmtP> out;
+  out.push_back(cover_tail(P, st.implementation + "/block", n, C));  // coverage (driver/coverage.h)
   // 1. Each block's total.
   out.push_back(blocks(none, [&](std::vector<StmtP>& into, ExprP blk, VarId acc) { store(into, totals, blk, make_var(acc, d)); }));
   // 2. P_b = the totals of blocks 0 .. b - 1 folded left to right (b >= 1).

@@ -80,6 +80,11 @@ VarId let_var(Program& P, std::vector<StmtP>& into, const std::string& name, Exp
 // block [r0, r0 + rows) x [c0, c0 + cols) of the result: a loop nest storing its value at those
 // coordinates (passes/epilogue.cpp).
 StmtP epilogue_block(Program& P, const Stmt& epi, ExprP r0, ExprP c0, ExprP rows, ExprP cols);
+// The kind of an epilogue: the operations of its value outside its loads, e.g. "add+max" or
+// "cast.f32.bf16" (passes/epilogue.cpp).
+std::string epilogue_kind(const Stmt& epi);
+// A Cover of `<implementation>/epilogue:<kind>@<path>` (the implementation bound in `st`).
+StmtP cover_epilogue(Program& P, const StructuredOp& st, const Stmt& epi, const std::string& path);
 
 // A float sum folded from its first term: the accumulator starts at -0 (-0 + t = t for every t,
 // so no extra term enters — a +0 start would turn a sum of -0 terms into +0), and a sum of no

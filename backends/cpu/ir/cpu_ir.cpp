@@ -291,6 +291,32 @@ StmtP make_stmt(StmtKind k, int32_t op_id) {
   return s;
 }
 
+StmtP make_cover(Program& P, const std::vector<std::string>& cells, ExprP which) {
+  auto s = make_stmt(StmtKind::Cover);
+  s->cell = static_cast<int32_t>(P.cover_cells.size());
+  P.cover_cells.insert(P.cover_cells.end(), cells.begin(), cells.end());
+  s->value = std::move(which);
+  return s;
+}
+
+StmtP cover_tail(Program& P, const std::string& what, ExprP extent, int64_t block) {
+  auto eq = [](ExprP a, ExprP b) { return make_compare("eq", std::move(a), std::move(b)); };
+  ExprP cls = make_select(eq(extent, make_index(0)), make_index(0),
+                          make_select(make_compare("lt", extent, make_index(block)), make_index(3),
+                                      make_select(eq(make_binary("rem", extent, make_index(block)), make_index(0)), make_index(1),
+                                                  make_index(2))));
+  return make_cover(P, {what + ":empty", what + ":none", what + ":partial", what + ":only-tail"}, std::move(cls));
+}
+
+StmtP cover_split(Program& P, const std::string& what, ExprP n, ExprP grain) {
+  auto cmp = [](const char* op, ExprP a, ExprP b) { return make_compare(op, std::move(a), std::move(b)); };
+  ExprP whole = index_mul(make_binary("floordiv", n, grain), grain);
+  ExprP cls = make_select(cmp("eq", n, make_index(0)), make_index(0),
+                          make_select(cmp("le", n, grain), make_index(1),
+                                      make_select(cmp("eq", whole, n), make_index(2), make_index(3))));
+  return make_cover(P, {what + ":empty", what + ":one", what + ":several", what + ":uneven"}, std::move(cls));
+}
+
 StmtP make_loop(VarId v, ExprP lo, ExprP hi, ExprP step, int32_t op_id) {
   auto l = make_stmt(StmtKind::Loop, op_id);
   l->var = v;

@@ -233,6 +233,8 @@ enum class StmtKind {
                // block of buf that starts at buf[index...]; `detail` holds its other arguments:
                // a Load there is the address of that element (a packed panel), any other
                // expression a scalar. Its meaning is fixed by the catalog (ir/ukernels.h).
+  Cover,       // counts one reach of coverage cell Program::cover_cells[cell + value] (value: an
+               // index expression, none: 0) when the call asks for coverage; no other effect
 };
 
 struct Stmt;
@@ -277,9 +279,21 @@ struct Stmt {
   // vars (Let role) of the other forms are defined from this statement to the end of its block.
   std::string op;
   VarId var2 = kNone;
+  int32_t cell = 0;  // Cover: its first cell in Program::cover_cells
 };
 
 StmtP make_stmt(StmtKind k, int32_t op_id = kNone);
+struct Program;
+// A Cover statement counting cell `cells[which]` (`which` an index expression; none: cells[0]);
+// the cells are appended to P.cover_cells. A `which` outside the cells counts nothing.
+StmtP make_cover(Program& P, const std::vector<std::string>& cells, ExprP which = nullptr);
+// The tail class of a loop over [0, extent) in blocks of `block` (> 0) as a Cover of `what`:
+// what:empty (no iteration), what:none (whole blocks only), what:partial (whole blocks and a
+// shorter last one), what:only-tail (one block shorter than `block`).
+StmtP cover_tail(Program& P, const std::string& what, ExprP extent, int64_t block);
+// How `n` units split into tasks of `grain` (>= 1, any expression) units as a Cover of `what`:
+// what:empty, what:one (one task), what:several (equal tasks), what:uneven (a shorter last task).
+StmtP cover_split(Program& P, const std::string& what, ExprP n, ExprP grain);
 // loop v = lo to hi step step.
 StmtP make_loop(VarId v, ExprP lo, ExprP hi, ExprP step, int32_t op_id = kNone);
 
@@ -311,6 +325,9 @@ struct Program {
   int64_t task_grain = 0;
   std::vector<std::string> symbols;  // extent symbols bound at the call (call->extents order)
   std::vector<VarId> symbol_vars;
+  // The coverage cells the Cover statements count (kir_call::cover has one counter per cell):
+  // "<what>:<class>" names, e.g. "contract.packed.avx512/KC:partial" (docs/fuzzing.md "Coverage").
+  std::vector<std::string> cover_cells;
   std::vector<BufId> view_params;    // call->views order
   std::vector<VarId> scalar_params;  // call->scalars order
   Stmt body;                          // a Block

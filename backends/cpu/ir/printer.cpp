@@ -320,6 +320,13 @@ class Printer {
         break;
       }
       case StmtKind::Structured: line(d, structured(s.structured.get()), s.op_id); break;
+      case StmtKind::Cover: {
+        // cover <first cell>[..] by <selector>
+        std::string t = "cover " + (s.cell >= 0 && static_cast<size_t>(s.cell) < p_.cover_cells.size() ? p_.cover_cells[static_cast<size_t>(s.cell)] : std::string("?"));
+        if (s.value) t += ".. by " + expr(*s.value);
+        line(d, t, s.op_id);
+        break;
+      }
       case StmtKind::Kernel:
         line(d, "kernel " + s.op + " " + n_.buf(s.buf) + "[" + exprs(s.index) + "] (" + exprs(s.detail) + ")", s.op_id);
         break;

@@ -38,6 +38,7 @@ const char* stmt_name(StmtKind k) {
     case StmtKind::Copy: return "Copy";
     case StmtKind::Atomic: return "Atomic";
     case StmtKind::Kernel: return "Kernel";
+    case StmtKind::Cover: return "Cover";
   }
   return "?";
 }
@@ -332,6 +333,10 @@ class Verifier {
           report("resources", k + " of view " + bname(s.buf) + " (only Local and Scratch are owned)");
         break;
       case StmtKind::Structured: check_structured(s); break;
+      case StmtKind::Cover:
+        if (s.cell < 0 || static_cast<size_t>(s.cell) >= p_.cover_cells.size()) report("cover", "Cover of cell " + std::to_string(s.cell) + ", which the program does not have");
+        if (s.value && s.value->dtype != DType::Index) report("cover", "Cover selector " + show(*s.value) + " is not index");
+        break;
       case StmtKind::Block:
       case StmtKind::Break:
       case StmtKind::Continue:

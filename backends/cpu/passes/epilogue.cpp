@@ -10,6 +10,8 @@
 // whether the implementation takes an epilogue) and before expansion. Where the Compute writes a
 // buffer of the result's dtype at its own coordinates, the result is accumulated in that buffer
 // and read back by the epilogue (no intermediate at all). Invalidates: buffer uses, lifetimes.
+#include <set>
+
 #include "backends/cpu/impl/registry.h"
 #include "backends/cpu/passes/pass.h"
 
@@ -121,6 +123,34 @@ StmtP epilogue_block(Program& P, const Stmt& epi, ExprP r0, ExprP c0, ExprP rows
   lb->body.push_back(std::move(st));
   la->body.push_back(std::move(lb));
   return la;
+}
+
+namespace {
+void epilogue_ops(const Expr& e, std::set<std::string>& ops) {
+  switch (e.kind) {
+    case ExprKind::Unary:
+    case ExprKind::Binary:
+    case ExprKind::Compare:
+    case ExprKind::Math: ops.insert(e.op); break;
+    case ExprKind::Select: ops.insert("select"); break;
+    case ExprKind::Cast: ops.insert("cast." + std::string(name(e.from)) + "." + std::string(name(e.dtype))); break;
+    case ExprKind::Bitcast: ops.insert("bitcast"); break;
+    default: break;
+  }
+  for (const auto& a : e.args) epilogue_ops(*a, ops);
+}
+}  // namespace
+
+std::string epilogue_kind(const Stmt& epi) {
+  std::set<std::string> ops;
+  if (epi.value) epilogue_ops(*epi.value, ops);
+  std::string k;
+  for (const auto& o : ops) k += (k.empty() ? "" : "+") + o;
+  return k.empty() ? "copy" : k;
+}
+
+StmtP cover_epilogue(Program& P, const StructuredOp& st, const Stmt& epi, const std::string& path) {
+  return make_cover(P, {st.implementation + "/epilogue:" + epilogue_kind(epi) + "@" + path});
 }
 
 Pass epilogue_pass() {

@@ -117,6 +117,12 @@ void expand_list(Program& P, std::vector<StmtP>& list) {
       const Implementation* impl = find_implementation(s.structured->implementation);
       if (!impl) throw BackendError(where(P, s) + ": internal: structured op expanded before selection");
       auto repl = impl->expand(P, s);
+      // Coverage (driver/coverage.h): the implementation in its config row, and its dtypes.
+      const StructuredOp& st = *s.structured;
+      std::string dts;
+      for (BufId b : st.operands) dts += (dts.empty() ? "" : "x") + std::string(name(P.buf(b).dtype));
+      repl.insert(repl.begin(), make_cover(P, {"impl:" + st.implementation + "@" + P.config_row}));
+      repl.insert(repl.begin() + 1, make_cover(P, {"dtype:" + st.implementation + ":" + dts + "->" + std::string(name(st.acc))}));
       list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
       list.insert(list.begin() + static_cast<std::ptrdiff_t>(i), std::make_move_iterator(repl.begin()),
                   std::make_move_iterator(repl.end()));

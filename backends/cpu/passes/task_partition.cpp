@@ -84,6 +84,10 @@ void partition_list(Program& P, std::vector<StmtP>& list) {
     list[i] = std::move(t);
     list.insert(list.begin() + static_cast<std::ptrdiff_t>(i), std::move(lb));
     ++i;
+    // Coverage (driver/coverage.h): how the rows split into tasks.
+    const std::string op = s.op_id >= 0 ? P.ops[static_cast<size_t>(s.op_id)].name : std::string("loop");
+    list.insert(list.begin() + static_cast<std::ptrdiff_t>(i), cover_split(P, "partition/" + op, n, B));
+    ++i;
   }
 }
 

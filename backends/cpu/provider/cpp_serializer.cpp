@@ -377,6 +377,9 @@ class Writer {
         return;
       case StmtKind::Atomic: atomic(s); return;
       case StmtKind::Kernel: kernel(s); return;
+      case StmtKind::Cover:
+        line() << "if (call->cover) kir_gen::cover(call, " << s.cell << (s.value ? " + " + expr(*s.value) : std::string()) << ");\n";
+        return;
       case StmtKind::Compute:
       case StmtKind::Structured:
         throw std::runtime_error("internal: the serializer met an unlegalized statement");

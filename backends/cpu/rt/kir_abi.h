@@ -9,7 +9,7 @@
 #define KIR_ABI_H
 #include <stdint.h>
 
-#define KIR_ABI_VERSION 2
+#define KIR_ABI_VERSION 3
 #define KIR_MAX_RANK 8
 
 #ifdef __cplusplus
@@ -92,6 +92,10 @@ typedef struct kir_call {
   int32_t faulted;          // set (atomically) once a fault is recorded
   int32_t fault_lock;       // guards *fault while a fault is recorded (kir_gen::fault)
   int64_t fault_order;      // the recorded fault's place in the language's order (kir_gen::fault)
+  // Coverage (null: not asked for): one counter per cell of the program's coverage table,
+  // counted by its Cover statements (kir_gen::cover; relaxed atomic adds).
+  uint64_t* cover;
+  int64_t ncover;
 } kir_call;
 
 #ifdef __cplusplus

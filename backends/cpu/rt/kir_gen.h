@@ -56,6 +56,11 @@ inline bool stopped(const kir_call* call, int64_t order = INT64_MAX) {
          __atomic_load_n(&call->fault_order, __ATOMIC_RELAXED) <= order;
 }
 
+// Counts one reach of coverage cell `cell` (a Cover statement; the caller checked call->cover).
+inline void cover(kir_call* call, int64_t cell) {
+  if (cell >= 0 && cell < call->ncover) __atomic_fetch_add(&call->cover[cell], uint64_t{1}, __ATOMIC_RELAXED);
+}
+
 inline void note(Status& st, int32_t op, int32_t code) {
   if (code != 0 && st == 0) st = (static_cast<Status>(op) << 8) | code;
 }
