@@ -9,6 +9,8 @@
 #include "backends/cpu/mutants/mutants.h"
 #include "fuzz/gen/families.h"
 #include "fuzz/campaign/campaign.h"
+#include "fuzz/campaign/coverage_table.h"
+#include "fuzz/campaign/case_rows.h"
 #include "fuzz/campaign/reduce/finding.h"
 #include "fuzz/campaign/reproducer.h"
 #include "kir/text/parser.h"
@@ -23,7 +25,7 @@ struct FuzzArgs {
   fuzz::CampaignOptions o;
   std::string shard = "0/1";
   std::vector<std::string> families;  // only these generator families (empty: all)
-  bool no_shrink = false, no_reduce = false, quiet = false;
+  bool no_shrink = false, no_reduce = false, quiet = false, no_small_rows = false, coverage = false;
 };
 
 int run_fuzz(FuzzArgs a) {
@@ -55,6 +57,7 @@ int run_fuzz(FuzzArgs a) {
   a.o.shrink = !a.no_shrink;
   a.o.reduce = !a.no_reduce;
   a.o.progress = !a.quiet;
+  a.o.small_rows = !a.no_small_rows;
   try {
     cpu::active_mutant();  // a bad KIR_MUTANT is a usage error, not a spurious error per case
   } catch (const std::exception& e) {
@@ -63,7 +66,14 @@ int run_fuzz(FuzzArgs a) {
   }
   try {
     fuzz::CampaignSummary s = fuzz::run_campaign(a.o, std::cerr);
-    std::cout << s.table() << "journal: " << a.o.out << "/journal.tsv, summary: " << a.o.out << "/summary.json\n";
+    std::cout << s.table();
+    if (a.coverage) {
+      std::cout << fuzz::coverage_table(s.coverage);
+    } else {
+      const std::string t = fuzz::coverage_table(s.coverage);
+      std::cout << t.substr(0, t.find('\n')) << " (--coverage prints the map)\n";
+    }
+    std::cout << "journal: " << a.o.out << "/journal.tsv, summary: " << a.o.out << "/summary.json\n";
     return s.findings ? 1 : 0;
   } catch (const std::exception& e) {
     std::cerr << "kir fuzz: " << e.what() << "\n";
@@ -82,8 +92,9 @@ int run_repro(const std::string& dir) {
       return 2;
     }
     auto args = fuzz::reproducer_args(dir, *m);
-    oracle::Verdict v = oracle::judge_compiling(*m, r.kernel, args);
-    std::cout << r.program_path << ": @" << r.kernel << "\n" << v.str();
+    oracle::Verdict v = fuzz::judge_compiling_row(*m, r.kernel, args, r.config_row);
+    std::cout << r.program_path << ": @" << r.kernel << (r.config_row.empty() ? "" : " (config row " + r.config_row + ")") << "\n"
+              << v.str();
     if (!r.signature.empty()) {
       const bool same = v.failed() && v.signature() == r.signature;
       std::cout << (same ? "reproduces the recorded finding " : v.failed() ? "fails differently from the recorded " : "no longer fails; recorded: ")
@@ -157,6 +168,17 @@ void register_fuzz_commands(CLI::App& app, int& exit_code) {
   fz->add_flag("--no-reduce", fa.no_reduce, "No KIR-level reduction of findings after shrinking");
   fz->add_flag("--quiet", fa.quiet, "No progress lines");
   fz->add_flag("--stop-on-finding", fa.o.stop_on_finding, "Stop at the first finding (unfinished cases run on resume)");
+  fz->add_flag("--coverage", fa.coverage,
+               "Print the coverage map of the backend's decision space at the end: per implementation and config row, "
+               "dtype pair, blocked loop tail class, path, epilogue and task split, how often this run reached it "
+               "(always in summary.json)");
+  fz->add_option("--target", fa.o.target,
+                 "Directed mode: run only the programs whose compiled code has a coverage cell whose name contains "
+                 "this text (e.g. contract.packed.avx512/KC:partial); the others count as unsupported, unbuilt");
+  fz->add_flag("--no-small-rows", fa.no_small_rows,
+               "Compile every case with the default config row selection (by default about a third of the generated "
+               "cases take a config row of small blocking, appended after the default rows, so that small programs run "
+               "every block loop of the optimized implementations; a finding records its row)");
   fz->callback([&exit_code] { exit_code = run_fuzz(fa); });
 
   static std::vector<std::string> merge_dirs;

@@ -3,7 +3,9 @@
 // journals every finished case and prints progress and the summary.
 //
 // Worker protocol, one line per event on the worker's pipe:
+//   W <index>\t<config row>                       the case is compiled with this row (small rows)
 //   S <index>                                     the worker starts the case
+//   C <index>\t<cell>=<count>;...                the coverage cells of its judged run
 //   R <index>\t<outcome>\t<signature>\t<compared>\t<finding dir>\t<families>   it finished it
 #include "fuzz/campaign/campaign.h"
 
@@ -29,6 +31,8 @@
 
 #include "backends/cpu/driver/compiler.h"
 #include "fuzz/campaign/case_pipeline.h"
+#include "fuzz/campaign/case_rows.h"
+#include "fuzz/campaign/coverage_table.h"
 #include "fuzz/campaign/journal.h"
 #include "fuzz/campaign/manifest_cases.h"
 
@@ -62,6 +66,7 @@ void write_all(int fd, const std::string& s) {
     for (int64_t i : batch) {
       cases.push_back(prepare_indexed(o, i));
       ptrs.push_back(&cases.back());
+      if (!cases.back().row.empty()) write_all(fd, "W " + std::to_string(i) + "\t" + cases.back().row + "\n");
     }
     // One compiled object per C++ optimization level of the batch.
     std::map<int, std::vector<PreparedCase*>> by_level;
@@ -74,7 +79,15 @@ void write_all(int fd, const std::string& s) {
       write_all(fd, "S " + std::to_string(p.index) + "\n");
       cpu::set_cxx_opt_level(case_cxx_opt(o, p.index));  // shrinking and reduction build again
       std::map<std::string, interp::KernelArg> got, expected;
-      oracle::Verdict v = judge_case(p, &got, &expected);
+      cpu::CoverageMap cov;  // the judged run only: shrinking and reduction are not counted
+      oracle::Verdict v;
+      {
+        cpu::CoverageScope scope(cov);
+        v = judge_case(p, &got, &expected);
+      }
+      std::string cells;
+      for (const auto& [n, c] : cov.cells) cells += (cells.empty() ? "" : ";") + n + "=" + std::to_string(c);
+      if (!cells.empty()) write_all(fd, "C " + std::to_string(p.index) + "\t" + cells + "\n");
       auto line = [&](const char* tag, const CaseResult& r) {
         write_all(fd, tag + std::to_string(p.index) + "\t" + oracle::outcome_name(r.verdict.outcome) + "\t" +
                           (r.verdict.failed() ? r.signature() : "") + "\t" + std::to_string(r.verdict.compared) +
@@ -100,6 +113,7 @@ struct Worker {
   Clock::time_point started;
   std::string buffer, error;
   std::vector<std::string> provisional;  // the current case's unshrunk finding (a "P" line)
+  std::map<int64_t, std::string> rows;   // config rows of its cases ("W" lines; none: the policy's)
   bool timed_out = false;
 };
 
@@ -145,7 +159,7 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
     for (const auto& [f, w] : o.gen.family_weights) weights += (weights.empty() ? " weights " : ",") + f + "=" + std::to_string(w);
     const std::string id = "seed " + std::to_string(o.seed) + " shard " + std::to_string(o.shard) + "/" +
                            std::to_string(o.shards) + (o.manifests.empty() ? "" : " manifests " + join(o.manifests, ',')) +
-                           weights + "\n";
+                           weights + (o.small_rows ? "" : " no-small-rows") + (o.target.empty() ? "" : " target " + o.target) + "\n";
     const fs::path idf = out / "campaign.txt";
     if (fs::exists(idf)) {
       std::ifstream in(idf);
@@ -156,6 +170,7 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
       std::ofstream(idf) << id;
     }
   }
+  if (o.small_rows) install_small_rows();  // before the workers fork: they inherit the rows
   Journal journal((out / "journal.tsv").string());
   CampaignSummary sum;
   auto account = [&](const JournalEntry& e) {
@@ -217,8 +232,8 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
     account(e);
     if (outcome != "pass" && outcome != "unsupported" && sum.signatures[sig].count == 1) sum.signatures[sig].first_seconds = elapsed();
   };
-  auto abnormal = [&](int64_t idx, oracle::Outcome oc, const std::string& detail) {
-    CaseResult r = record_abnormal(o, idx, oc, detail, findings);
+  auto abnormal = [&](int64_t idx, oracle::Outcome oc, const std::string& detail, const std::string& row) {
+    CaseResult r = record_abnormal(o, idx, oc, detail, findings, row);
     finish(idx, oracle::outcome_name(oc), r.signature(), 0, r.finding_dir, join(r.families, ','));
   };
 
@@ -271,7 +286,16 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
       for (size_t nl; (nl = w.buffer.find('\n')) != std::string::npos;) {
         std::string line = w.buffer.substr(0, nl);
         w.buffer.erase(0, nl + 1);
-        if (line.rfind("S ", 0) == 0) {
+        if (line.rfind("W ", 0) == 0) {
+          const size_t tab = line.find('\t');
+          if (tab != std::string::npos) w.rows[std::stoll(line.substr(2, tab - 2))] = line.substr(tab + 1);
+        } else if (line.rfind("C ", 0) == 0) {
+          const size_t tab = line.find('\t');
+          std::string cells = tab == std::string::npos ? "" : line.substr(tab + 1);
+          for (char& ch : cells)
+            if (ch == ';') ch = '\n';
+          sum.coverage.parse(cells);
+        } else if (line.rfind("S ", 0) == 0) {
           w.current = std::stoll(line.substr(2));
           w.started = Clock::now();
         } else if (line.rfind("R ", 0) == 0 || line.rfind("P ", 0) == 0) {
@@ -319,7 +343,7 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
           finish(w.current, f[1], f[2], f[3].empty() ? 0 : std::stoll(f[3]), f[4], f[5]);
           w.finished.insert(w.current);
         } else if (w.current >= 0 && !w.finished.count(w.current)) {
-          abnormal(w.current, w.timed_out ? oracle::Outcome::Timeout : oracle::Outcome::Crash, why);
+          abnormal(w.current, w.timed_out ? oracle::Outcome::Timeout : oracle::Outcome::Crash, why, w.rows[w.current]);
           w.finished.insert(w.current);
         } else if (w.finished.empty() && w.batch.size() > 1) {
           // Died before any case ran (while building the batch): run the cases one per worker.
@@ -327,7 +351,7 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
           w.batch.clear();
           log << "note: a batch worker died while building (" << why << "); retrying its cases one by one\n";
         } else if (w.finished.empty() && w.batch.size() == 1) {
-          abnormal(w.batch[0], oracle::Outcome::Crash, why + " (while compiling)");
+          abnormal(w.batch[0], oracle::Outcome::Crash, why + " (while compiling)", w.rows[w.batch[0]]);
           w.finished.insert(w.batch[0]);
         }
         for (int64_t idx : w.batch)
@@ -364,6 +388,8 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
   // Time to the first finding of this run (mutation score); null when the run found nothing.
   j["first_finding_seconds"] = sum.first_finding_seconds < 0 ? nlohmann::json() : nlohmann::json(sum.first_finding_seconds);
   j["families"] = sum.families;
+  add_row_cells(sum.coverage);
+  j["coverage"] = coverage_json(sum.coverage);
   j["signatures"] = nlohmann::json::array();
   for (const auto& [sig, st] : sum.signatures)
     j["signatures"].push_back({{"signature", sig},

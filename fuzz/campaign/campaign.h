@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/cpu/driver/coverage.h"
 #include "fuzz/gen/gen.h"
 #include "oracle/verdict.h"
 
@@ -47,6 +48,12 @@ struct CampaignOptions {
   bool progress = true;         // a progress line on the stream about once a second
   // Stop at the first finding of this run (cases in flight are dropped: they run on resume).
   bool stop_on_finding = false;
+  // Config rows of small blocking (case_rows.h): appended to the active rows at the start, and
+  // about a third of the generated cases compiled with one of them.
+  bool small_rows = true;
+  // Directed mode (`kir fuzz --target CELL`): only programs whose compiled code has a coverage
+  // cell naming CELL run; the others end as unsupported ("off-target") without being built.
+  std::string target;
 };
 
 struct SignatureStats {
@@ -64,6 +71,7 @@ struct CampaignSummary {
   double first_finding_seconds = -1;  // elapsed time of this run at its first finding (-1: none)
   std::map<std::string, SignatureStats> signatures;  // findings by signature
   std::map<std::string, int64_t> families;           // op families over the cases run
+  cpu::CoverageMap coverage;                         // the backend's cells over this run's cases
   std::string table() const;                         // the printed summary
 };
 

@@ -7,6 +7,8 @@
 
 #include "backends/cpu/driver/compiler.h"
 #include "fuzz/campaign/case_args.h"
+#include "fuzz/campaign/coverage_table.h"
+#include "fuzz/campaign/case_rows.h"
 #include "fuzz/campaign/manifest_cases.h"
 #include "fuzz/campaign/reduce/finding.h"
 #include "fuzz/campaign/reproducer.h"
@@ -47,15 +49,16 @@ bool parse_case(PreparedCase& p) {
 
 void compile_case(PreparedCase& p) {
   try {
-    p.source.push_back(oracle::compile_for_args(*p.module, p.c.kernel, p.args));
+    p.source.push_back(compile_with_row(*p.module, p.c.kernel, p.args, p.row));
   } catch (const std::exception& e) {
     p.early = oracle::compile_failure_verdict(e.what());
   }
 }
 
-PreparedCase prepare_case(GeneratedCase c, bool compile) {
+PreparedCase prepare_case(GeneratedCase c, bool compile, const std::string& row) {
   PreparedCase p;
   p.c = std::move(c);
+  p.row = row;
   if (!parse_case(p)) return p;
   try {
     p.args = case_args(*p.module, p.c);
@@ -72,11 +75,24 @@ PreparedCase prepare_indexed(const CampaignOptions& o, int64_t index, bool compi
   const uint64_t seed = case_seed(o.seed, index);
   const int size = case_size(index);
   auto shr = sample_case(seed, size, o.gen);
-  PreparedCase p = prepare_case(shr.value(), compile);
+  const bool small = o.small_rows && draws_small_row(seed);
+  PreparedCase p = prepare_case(shr.value(), compile && !small);
+  if (small && compile && !p.early) {
+    install_small_rows();
+    try {
+      p.source.push_back(compile_first_accepted(*p.module, p.c.kernel, p.args, small_row_order(seed), p.row));
+    } catch (const std::exception& e) {
+      p.early = oracle::compile_failure_verdict(e.what());
+    }
+  }
   p.index = index;
   p.seed = seed;
   p.size = size;
   p.shrinkable.emplace(std::move(shr));
+  // Directed mode: a program whose code has no cell naming the target is not built or run.
+  if (!o.target.empty() && compile && !p.early && !p.source.empty() &&
+      !names_cell(p.source.front().program.cover_cells, o.target))
+    p.early = early_verdict(oracle::Outcome::Unsupported, "off-target", "the program has no coverage cell `" + o.target + "`");
   return p;
 }
 
@@ -100,7 +116,7 @@ void build_batch(std::vector<PreparedCase*>& cases) {
   for (PreparedCase* p : todo) {
     try {
       std::deque<cpu::CompiledSource> one;
-      one.push_back(oracle::compile_for_args(*p->module, p->c.kernel, p->args));
+      one.push_back(compile_with_row(*p->module, p->c.kernel, p->args, p->row));
       p->native = cpu::build_kernels(std::move(one)).front();
     } catch (const std::exception& e) {
       p->early = oracle::compile_failure_verdict(e.what());
@@ -139,6 +155,7 @@ std::string write_finding(const CampaignOptions& o, const PreparedCase& p, const
   meta.reduce_steps = reduce_steps;
   meta.origin = p.origin;
   meta.cxx_opt = cpu::cxx_opt_level();
+  meta.config_row = fin.row;
   const std::string dir = (std::filesystem::path(findings_dir) / ("case-" + std::to_string(p.index))).string();
   write_reproducer(dir, red ? red->kir : fin.c.kir, fin.c.kernel, red ? red->dims : fin.c.dims, red ? red->args : fin.args,
                    v, meta, got.empty() ? nullptr : &got, expected.empty() ? nullptr : &expected);
@@ -171,7 +188,7 @@ CaseResult finish_case(const CampaignOptions& o, PreparedCase& p, oracle::Verdic
       auto seq = cur.shrinks();
       while (auto next = seq.next()) {
         if (++attempts > o.shrink_attempts || std::chrono::steady_clock::now() > deadline) break;
-        PreparedCase cand = prepare_case(next->value());
+        PreparedCase cand = prepare_case(next->value(), true, p.row);
         oracle::Verdict cv = judge_case(cand);
         if (cv.failed() && cv.signature() == sig) {
           cur = *next;
@@ -191,7 +208,7 @@ CaseResult finish_case(const CampaignOptions& o, PreparedCase& p, oracle::Verdic
   // The finding directory holds the smallest failing program with its got/expected outputs.
   PreparedCase shrunk;
   if (steps) {
-    shrunk = prepare_case(best);
+    shrunk = prepare_case(best, true, p.row);
     got.clear();
     expected.clear();
     oracle::Verdict sv = judge_case(shrunk, &got, &expected);
@@ -204,7 +221,7 @@ CaseResult finish_case(const CampaignOptions& o, PreparedCase& p, oracle::Verdic
   const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const double budget = std::min(o.case_timeout * 0.25, o.case_timeout * 0.8 - spent);
   if (o.reduce && v.outcome != oracle::Outcome::InvalidProgram && budget > 0)
-    red = reduce_for_campaign(fin.c.kir, fin.c.kernel, fin.args, v, budget);
+    red = reduce_for_campaign(fin.c.kir, fin.c.kernel, fin.args, v, budget, fin.row);
   if (red.reduced) {
     v = red.verdict;
     got = std::move(red.got);
@@ -219,7 +236,8 @@ CaseResult finish_case(const CampaignOptions& o, PreparedCase& p, oracle::Verdic
                             v.outcome == oracle::Outcome::SpuriousError;
   if (attributable && left > 1) {
     try {
-      r.pass = attribute_pass(red.reduced ? red.kir : fin.c.kir, fin.c.kernel, red.reduced ? red.args : fin.args, left / 2);
+      r.pass = attribute_pass(red.reduced ? red.kir : fin.c.kir, fin.c.kernel, red.reduced ? red.args : fin.args, left / 2,
+                              fin.row);
     } catch (const std::exception&) {
       r.pass.clear();
     }
@@ -229,7 +247,7 @@ CaseResult finish_case(const CampaignOptions& o, PreparedCase& p, oracle::Verdic
 }
 
 CaseResult record_abnormal(const CampaignOptions& o, int64_t index, oracle::Outcome outcome, const std::string& detail,
-                           const std::string& findings_dir) {
+                           const std::string& findings_dir, const std::string& row) {
   PreparedCase p = prepare_indexed(o, index, false);
   CaseResult r;
   r.families = p.c.families;
@@ -241,6 +259,7 @@ CaseResult record_abnormal(const CampaignOptions& o, int64_t index, oracle::Outc
   meta.size = p.size;
   meta.origin = p.origin;
   meta.cxx_opt = case_cxx_opt(o, index);
+  meta.config_row = row;
   r.finding_dir = (std::filesystem::path(findings_dir) / ("case-" + std::to_string(index))).string();
   write_reproducer(r.finding_dir, p.c.kir, p.c.kernel, p.c.dims, p.args, r.verdict, meta);
   return r;

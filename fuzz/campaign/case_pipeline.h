@@ -20,6 +20,9 @@ struct PreparedCase {
   std::optional<rc::Shrinkable<GeneratedCase>> shrinkable;  // generated cases only
   GeneratedCase c;
   std::string origin = "generated";  // FindingMeta::origin
+  // The config row the case is compiled with ("": the selection policy's; case_rows.h). Chosen
+  // when a generated case is prepared; shrink candidates and reductions keep it.
+  std::string row;
   std::unique_ptr<Module> module;
   std::map<std::string, interp::KernelArg> args;
   std::deque<cpu::CompiledSource> source;  // zero or one
@@ -27,24 +30,27 @@ struct PreparedCase {
   std::shared_ptr<cpu::NativeKernel> native;
 };
 
-// Everything up to the compiled source; `early` is set when the case ends there.
-// Without `compile` the case stops after its arguments (the campaign process itself never runs
-// backend code: a crash there would end the campaign).
-PreparedCase prepare_case(GeneratedCase c, bool compile = true);
+// Everything up to the compiled source (built from config row `row`, "" the policy's); `early` is
+// set when the case ends there. Without `compile` the case stops after its arguments (the
+// campaign process itself never runs backend code: a crash there would end the campaign).
+PreparedCase prepare_case(GeneratedCase c, bool compile = true, const std::string& row = "");
 // Case `index` of the campaign: a generated program, or with CampaignOptions::manifests every odd
-// index a manifest workload (manifest_cases.h).
+// index a manifest workload (manifest_cases.h). A generated case whose seed draws a small row
+// (CampaignOptions::small_rows) is compiled with the first of them its program does not reject;
+// without `compile` its row stays unknown ("").
 PreparedCase prepare_indexed(const CampaignOptions& o, int64_t index, bool compile = true);
 // The steps of prepare_case around its arguments, for cases whose arguments come from elsewhere:
 // parse and verify p.c.kir into p.module (false, with `early` set, when it does not), and
-// compile it for p.args (`early` set when the backend refuses).
+// compile it for p.args from row p.row (`early` set when the backend refuses).
 bool parse_case(PreparedCase& p);
 void compile_case(PreparedCase& p);
 oracle::Verdict early_verdict(oracle::Outcome o, std::string rule, std::string detail);
 
 // The finding of a case whose worker died (Crash) or was killed (Timeout) while running it:
 // the program and inputs, with no outputs.
+// `row`: the config row the worker compiled it with, as it reported it.
 CaseResult record_abnormal(const CampaignOptions& o, int64_t index, oracle::Outcome outcome, const std::string& detail,
-                           const std::string& findings_dir);
+                           const std::string& findings_dir, const std::string& row = "");
 
 // Builds the natives of many prepared cases as one object; when that fails, one by one (a
 // case whose source the compiler rejects gets its `early` verdict).

@@ -11,6 +11,7 @@
 
 #include "backends/cpu/driver/compiler.h"
 #include "backends/cpu/mutants/mutants.h"
+#include "fuzz/campaign/case_rows.h"
 #include "interp/npy.h"
 
 namespace kir::fuzz {
@@ -31,6 +32,28 @@ std::string read_file(const fs::path& p) {
   std::stringstream s;
   s << f.rdbuf();
   return s.str();
+}
+
+// A config row as case.json records it, and back.
+json row_json(const cpu::ConfigRow& r) {
+  json j;
+  j["shared"] = json::object();
+  for (const auto& [k, v] : r.shared) j["shared"][k] = v;
+  j["local"] = json::object();
+  for (const auto& [k, v] : r.local) j["local"][k] = v;
+  j["implementations"] = r.implementations;
+  j["where"] = r.where;
+  return j;
+}
+
+cpu::ConfigRow row_of(const std::string& name, const json& j, const std::string& where) {
+  cpu::ConfigRow r;
+  r.name = name;
+  r.where = where + " (recorded from " + j.value("where", std::string("?")) + ")";
+  for (const std::string& k : cpu::shared_binding_names()) r.shared.emplace_back(k, j.at("shared").at(k).get<int64_t>());
+  for (const auto& [k, v] : j.at("local").items()) r.local.emplace_back(k, v.get<int64_t>());
+  r.implementations = j.at("implementations").get<std::vector<std::string>>();
+  return r;
 }
 
 // A view's whole storage as a flat array (its layout is in case.json).
@@ -82,6 +105,10 @@ void write_reproducer(const fs::path& dir, const std::string& program, const std
   c["reduce_steps"] = meta.reduce_steps;
   c["cxx_opt"] = meta.cxx_opt;
   c["pass"] = meta.pass;
+  if (!meta.config_row.empty()) {
+    c["config_row"] = meta.config_row;
+    if (const cpu::ConfigRow* row = cpu::active_config().find(meta.config_row)) c["config_row_definition"] = row_json(*row);
+  }
   if (const cpu::MutantInfo* mu = cpu::active_mutant()) c["mutant"] = mu->name;
   write_file(tmp / "case.json", c.dump(2) + "\n");
   for (const auto& [name, a] : args)
@@ -119,6 +146,8 @@ Reproducer read_reproducer_meta(const fs::path& dir) {
     r.outcome = c.value("outcome", "");
     r.cxx_opt = c.value("cxx_opt", 3);
     r.mutant = c.value("mutant", "");
+    r.config_row = c.value("config_row", "");
+    if (c.contains("config_row_definition")) r.row = row_of(r.config_row, c["config_row_definition"], (dir / "case.json").string());
   } catch (const json::exception& e) {
     throw std::runtime_error((dir / "case.json").string() + ": " + e.what());
   }
@@ -131,6 +160,8 @@ void apply_build_settings(const Reproducer& r) {
     ::unsetenv("KIR_MUTANT");
   else
     ::setenv("KIR_MUTANT", r.mutant.c_str(), 1);
+  if (r.row) install_row(*r.row);
+  else if (!r.config_row.empty()) install_small_rows();  // recorded by name only
 }
 
 std::map<std::string, interp::KernelArg> reproducer_args(const fs::path& dir, const Module& m) {

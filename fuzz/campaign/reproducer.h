@@ -4,11 +4,15 @@
 // view's storage, Out views as the zeros they start from), expected/*.npy and
 // got/*.npy (Out/InOut storages of the interpreter and of the backend, when both ran),
 // verdict.txt, and repro.sh, which runs `kir repro DIR`. Directories appear by atomic rename.
+// A case compiled with a config row of its own (case_rows.h) records the row, its definition
+// included, so that it reproduces without the campaign's rows.
 #pragma once
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 
+#include "backends/cpu/impl/config.h"
 #include "interp/interpreter.h"
 #include "kir/ir.h"
 #include "oracle/verdict.h"
@@ -25,6 +29,7 @@ struct FindingMeta {
   std::string origin;       // "generated", "manifest:<path>#<row>", ...
   int cxx_opt = 3;          // the C++ optimization level the kernel was compiled at (cpu::set_cxx_opt_level)
   std::string pass;         // the optional backend pass the finding depends on (attribute_pass; "" none)
+  std::string config_row;   // the config row it was compiled with ("": the selection policy's); a row of the active table
 };
 
 // Writes `dir` (replacing an existing one). `got`/`expected` may be null.
@@ -43,10 +48,13 @@ struct Reproducer {
   std::string signature, outcome;
   int cxx_opt = 3;  // set it (cpu::set_cxx_opt_level) before judging: a finding may need its level
   std::string mutant;  // KIR_MUTANT the finding was made under ("" when none)
+  std::string config_row;             // the config row to compile with ("": the selection policy's)
+  std::optional<cpu::ConfigRow> row;  // its recorded definition
 };
 
-// Makes this process build kernels as the finding was built: its C++ optimization level and the
-// backend mutant it was found under (KIR_MUTANT, set or unset).
+// Makes this process build kernels as the finding was built: its C++ optimization level, the
+// backend mutant it was found under (KIR_MUTANT, set or unset), and its recorded config row made a
+// row of the active table (compile with r.config_row: case_rows.h judge_compiling_row).
 void apply_build_settings(const Reproducer& r);
 
 // Reads a finding directory; `m` must be the parsed program.kir. Throws std::runtime_error

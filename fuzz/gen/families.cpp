@@ -34,6 +34,7 @@ const std::vector<Family>& family_table() {
       {"contract", 4, kAnywhere, fam_contract},
       {"contract.sparse", 1, kMem, fam_sparse_contract},
       {"contract.scaled", 1, kMem, fam_scaled_contract},
+      {"contract_epilogue", 3, kTop, fam_contract_epilogue},
       {"quantize", 1, kMem, fam_quantize},
       {"histogram", 1, kMem, fam_histogram},
       {"for", 3, kAnywhere, fam_for},

@@ -62,6 +62,7 @@ bool fam_scan_user(Ctx&, FnBuilder&, Rng&);
 bool fam_contract(Ctx&, FnBuilder&, Rng&);
 bool fam_sparse_contract(Ctx&, FnBuilder&, Rng&);
 bool fam_scaled_contract(Ctx&, FnBuilder&, Rng&);
+bool fam_contract_epilogue(Ctx&, FnBuilder&, Rng&);  // fam_contract_epi.cpp
 bool fam_quantize(Ctx&, FnBuilder&, Rng&);
 bool fam_histogram(Ctx&, FnBuilder&, Rng&);
 bool fam_for(Ctx&, FnBuilder&, Rng&);

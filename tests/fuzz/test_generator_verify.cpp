@@ -106,6 +106,7 @@ TEST_CASE("options restrict dtypes, families and atomics", "[fuzz]") {
   o.dtypes = {DType::F32, DType::I32, DType::Bool, DType::Index};
   o.allow_atomics = false;
   o.family_weights["contract"] = 0;
+  o.family_weights["contract_epilogue"] = 0;
   for (uint64_t seed = 0; seed < 80; ++seed) {
     const GeneratedCase c = sample_case(seed, 60, o).value();
     std::string why;

@@ -17,6 +17,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "fuzz/campaign/case_rows.h"
 #include "fuzz/campaign/reproducer.h"
 #include "kir/text/parser.h"
 #include "kir/verify/verifier.h"
@@ -92,7 +93,7 @@ std::unique_ptr<Module> load_verified(const std::string& text, const std::string
 }  // namespace
 
 oracle::Verdict judge_isolated(const Module& m, const std::string& kernel, const KernelArgs& args, double timeout,
-                               const oracle::JudgeOptions& jo, const JudgedFn& in_child) {
+                               const oracle::JudgeOptions& jo, const JudgedFn& in_child, const std::string& row) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
   std::cout.flush();
@@ -116,7 +117,7 @@ oracle::Verdict judge_isolated(const Module& m, const std::string& kernel, const
     try {
       KernelArgs got, expected;
       const oracle::Verdict v =
-          oracle::judge_compiling(m, kernel, args, jo, in_child ? &got : nullptr, in_child ? &expected : nullptr);
+          judge_compiling_row(m, kernel, args, row, jo, in_child ? &got : nullptr, in_child ? &expected : nullptr);
       write_all(fds[1], to_json(v).dump());
       ::close(fds[1]);
       if (in_child) in_child(v, got, expected);
@@ -171,19 +172,20 @@ std::string error_kind(const oracle::Verdict& v) {
 }
 
 ReducePredicate same_signature(const std::string& kernel, const std::string& signature, double timeout,
-                               const std::string& error) {
-  return [kernel, signature, timeout, error](const Module& m, const KernelArgs& a) {
-    const oracle::Verdict v = judge_isolated(m, kernel, a, timeout);
+                               const std::string& error, const std::string& row) {
+  return [kernel, signature, timeout, error, row](const Module& m, const KernelArgs& a) {
+    const oracle::Verdict v = judge_isolated(m, kernel, a, timeout, {}, {}, row);
     return v.failed() && v.signature() == signature && (error.empty() || error_kind(v) == error);
   };
 }
 
-std::string attribute_pass(const std::string& kir, const std::string& kernel, const KernelArgs& args, double timeout) {
+std::string attribute_pass(const std::string& kir, const std::string& kernel, const KernelArgs& args, double timeout,
+                           const std::string& row) {
   auto m = load_verified(kir, "program.kir");
   for (const char* pass : {"fusion", "epilogue", "row-fusion", "task-partition"}) {
     oracle::JudgeOptions jo;
     jo.skip_passes = {pass};
-    if (judge_isolated(*m, kernel, args, timeout, jo).outcome == oracle::Outcome::Pass) return pass;
+    if (judge_isolated(*m, kernel, args, timeout, jo, {}, row).outcome == oracle::Outcome::Pass) return pass;
   }
   return "";
 }
@@ -194,12 +196,13 @@ ReduceFindingResult reduce_finding(const std::string& dir, const ReduceFindingOp
   auto m = load_verified(rep.program, rep.program_path);
   const KernelArgs args = reproducer_args(dir, *m);
   ReduceFindingResult res;
-  const oracle::Verdict now = judge_isolated(*m, rep.kernel, args, o.case_timeout);
+  const oracle::Verdict now = judge_isolated(*m, rep.kernel, args, o.case_timeout, {}, {}, rep.config_row);
   res.signature = rep.signature.empty() ? now.signature() : rep.signature;
   if (!now.failed() || now.signature() != res.signature)
     throw std::runtime_error(dir + " does not fail as recorded (" + res.signature + "); now: " + now.str());
   res.reduced = reduce_program(rep.program, rep.kernel, args,
-                               same_signature(rep.kernel, res.signature, o.case_timeout, error_kind(now)), o.reduce);
+                               same_signature(rep.kernel, res.signature, o.case_timeout, error_kind(now), rep.config_row),
+                               o.reduce);
   if (!res.reduced.initial_fails)
     throw std::runtime_error(dir + " failed as recorded once, then not when the reduction started (a flaky finding?)");
 
@@ -215,6 +218,7 @@ ReduceFindingResult reduce_finding(const std::string& dir, const ReduceFindingOp
     meta.shrink_steps = c.value("shrink_steps", 0);
     meta.cxx_opt = rep.cxx_opt;
     meta.pass = c.value("pass", "");
+    meta.config_row = rep.config_row;
   } catch (const json::exception&) {
   }
   meta.reduce_steps = static_cast<int>(res.reduced.steps.size());
@@ -224,26 +228,28 @@ ReduceFindingResult reduce_finding(const std::string& dir, const ReduceFindingOp
   const ReduceResult& rr = res.reduced;
   auto rm = load_verified(rr.kir, "program.kir");
   const std::string out_dir = res.out_dir, kernel = rep.kernel;
-  res.verdict = judge_isolated(*rm, kernel, rr.args, o.case_timeout, {},
-                               [&](const oracle::Verdict& v, const KernelArgs& got, const KernelArgs& expected) {
-                                 write_reproducer(out_dir, rr.kir, kernel, rr.dims, rr.args, v, meta, &got, &expected);
-                               });
+  res.verdict = judge_isolated(
+      *rm, kernel, rr.args, o.case_timeout, {},
+      [&](const oracle::Verdict& v, const KernelArgs& got, const KernelArgs& expected) {
+        write_reproducer(out_dir, rr.kir, kernel, rr.dims, rr.args, v, meta, &got, &expected);
+      },
+      rep.config_row);
   if (!fs::exists(fs::path(out_dir) / "case.json"))  // the judge died: the finding without outputs
     write_reproducer(out_dir, rr.kir, kernel, rr.dims, rr.args, res.verdict, meta);
   return res;
 }
 
 ReducedFinding reduce_for_campaign(const std::string& kir, const std::string& kernel, const KernelArgs& args,
-                                   const oracle::Verdict& v, double seconds) {
+                                   const oracle::Verdict& v, double seconds, const std::string& row) {
   ReducedFinding rf;
   if (seconds <= 0 || !v.failed()) return rf;
   ReduceOptions ro;
   ro.time_limit = seconds;
   try {
-    ReduceResult rr = reduce_program(kir, kernel, args, same_signature(kernel, v.signature(), seconds, error_kind(v)), ro);
+    ReduceResult rr = reduce_program(kir, kernel, args, same_signature(kernel, v.signature(), seconds, error_kind(v), row), ro);
     if (rr.steps.empty()) return rf;
     auto m = load_verified(rr.kir, "program.kir");
-    oracle::Verdict rv = oracle::judge_compiling(*m, kernel, rr.args, {}, &rf.got, &rf.expected);
+    oracle::Verdict rv = judge_compiling_row(*m, kernel, rr.args, row, {}, &rf.got, &rf.expected);
     if (!rv.failed() || rv.signature() != v.signature() || error_kind(rv) != error_kind(v)) return rf;
     rf.reduced = true;
     rf.kir = rr.kir;

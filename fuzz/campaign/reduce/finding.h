@@ -15,16 +15,19 @@ namespace kir::fuzz {
 // oracle::judge_compiling in a forked child process: a child killed by a signal is a Crash
 // verdict (rule "native crash"), one running over `timeout` seconds is killed and is a Timeout
 // (rule "time limit"), as in the campaign. `in_child`, when given, runs in the child after the
-// verdict with the outputs (to write a finding directory from there).
+// verdict with the outputs (to write a finding directory from there). The kernel is built from
+// config row `row` ("": the selection policy's; case_rows.h), here and in the functions below.
 using JudgedFn = std::function<void(const oracle::Verdict&, const KernelArgs& got, const KernelArgs& expected)>;
 oracle::Verdict judge_isolated(const Module& m, const std::string& kernel, const KernelArgs& args, double timeout,
-                               const oracle::JudgeOptions& jo = {}, const JudgedFn& in_child = {});
+                               const oracle::JudgeOptions& jo = {}, const JudgedFn& in_child = {},
+                               const std::string& row = "");
 
 // The optional backend pass a failing kernel depends on: the first of "fusion", "epilogue",
 // "row-fusion" and "task-partition" without which it passes (each judged by judge_isolated within `timeout`);
 // "" when neither (the bug is in construction, an implementation, the serializer or the runtime,
 // or needs both passes). Throws std::runtime_error when `kir` does not verify.
-std::string attribute_pass(const std::string& kir, const std::string& kernel, const KernelArgs& args, double timeout);
+std::string attribute_pass(const std::string& kir, const std::string& kernel, const KernelArgs& args, double timeout,
+                           const std::string& row = "");
 
 // The kind of run-time error an "error agreement" verdict is about ("undefined-read" from
 // "runtime error[undefined-read]: ..."), empty when its detail names none. The signature of such
@@ -34,7 +37,7 @@ std::string error_kind(const oracle::Verdict& v);
 // The reducer's predicate: judge_isolated fails with exactly this signature (and, when
 // `error` is not empty, about this error_kind).
 ReducePredicate same_signature(const std::string& kernel, const std::string& signature, double timeout,
-                               const std::string& error = "");
+                               const std::string& error = "", const std::string& row = "");
 
 struct ReduceFindingOptions {
   std::string out;            // the reduced finding directory (default DIR/reduced)
@@ -67,6 +70,6 @@ struct ReducedFinding {
   int steps = 0;
 };
 ReducedFinding reduce_for_campaign(const std::string& kir, const std::string& kernel, const KernelArgs& args,
-                                   const oracle::Verdict& v, double seconds);
+                                   const oracle::Verdict& v, double seconds, const std::string& row = "");
 
 }  // namespace kir::fuzz
