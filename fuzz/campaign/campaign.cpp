@@ -33,6 +33,7 @@
 #include "fuzz/campaign/case_pipeline.h"
 #include "fuzz/campaign/case_rows.h"
 #include "fuzz/campaign/coverage_table.h"
+#include "fuzz/campaign/fault_cells.h"
 #include "fuzz/campaign/journal.h"
 #include "fuzz/campaign/manifest_cases.h"
 
@@ -85,6 +86,7 @@ void write_all(int fd, const std::string& s) {
         cpu::CoverageScope scope(cov);
         v = judge_case(p, &got, &expected);
       }
+      if (p.module && !v.interp_fault.empty()) ++cov.cells[fault_cell(*p.module, v.interp_fault)];
       std::string cells;
       for (const auto& [n, c] : cov.cells) cells += (cells.empty() ? "" : ";") + n + "=" + std::to_string(c);
       if (!cells.empty()) write_all(fd, "C " + std::to_string(p.index) + "\t" + cells + "\n");
@@ -389,6 +391,7 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
   j["first_finding_seconds"] = sum.first_finding_seconds < 0 ? nlohmann::json() : nlohmann::json(sum.first_finding_seconds);
   j["families"] = sum.families;
   add_row_cells(sum.coverage);
+  add_fault_cells(sum.coverage);
   j["coverage"] = coverage_json(sum.coverage);
   j["signatures"] = nlohmann::json::array();
   for (const auto& [sig, st] : sum.signatures)
