@@ -12,7 +12,9 @@
 #include "fuzz/campaign/coverage_table.h"
 #include "fuzz/campaign/case_rows.h"
 #include "fuzz/campaign/reduce/finding.h"
+#include "fuzz/campaign/repeat.h"
 #include "fuzz/campaign/reproducer.h"
+#include "backends/cpu/runtime/worker_pool.h"
 #include "kir/text/parser.h"
 #include "kir/verify/verifier.h"
 #include "oracle/verdict.h"
@@ -81,7 +83,7 @@ int run_fuzz(FuzzArgs a) {
   }
 }
 
-int run_repro(const std::string& dir) {
+int run_repro(const std::string& dir, int repeat) {
   try {
     fuzz::Reproducer r = fuzz::read_reproducer_meta(dir);
     fuzz::apply_build_settings(r);
@@ -92,6 +94,23 @@ int run_repro(const std::string& dir) {
       return 2;
     }
     auto args = fuzz::reproducer_args(dir, *m);
+    // A crash or a hang, or an explicit --repeat: attempts in child processes under the recorded
+    // thread count, with schedule perturbation from the second attempt on (repeat.h).
+    const bool abnormal = r.outcome == "crash" || r.outcome == "timeout";
+    if (repeat > 1 || (repeat == 0 && abnormal)) {
+      const int n = repeat > 1 ? repeat : 100;
+      std::cout << r.program_path << ": @" << r.kernel << ", up to " << n << " attempts with " << cpu::rt::WorkerPool::global_threads()
+                << " threads\n";
+      auto res = fuzz::repeat_until_failing([&] { return fuzz::judge_compiling_row(*m, r.kernel, args, r.config_row); },
+                                            r.signature, r.outcome, n, 30,
+                                            [](const oracle::Verdict& v) { std::cout << v.str(); });
+      if (res.reproduced)
+        std::cout << "reproduces the recorded finding " << r.signature << " on attempt " << res.attempts << " of " << n
+                  << (res.attempts > 1 ? " (schedule perturbation seed " + std::to_string(res.attempts) + ")" : std::string()) << "\n";
+      else
+        std::cout << "did not reproduce in " << res.attempts << " attempts (last: " << res.last << "); recorded: " << r.signature << "\n";
+      return res.reproduced ? 1 : 0;
+    }
     oracle::Verdict v = fuzz::judge_compiling_row(*m, r.kernel, args, r.config_row);
     std::cout << r.program_path << ": @" << r.kernel << (r.config_row.empty() ? "" : " (config row " + r.config_row + ")") << "\n"
               << v.str();
@@ -187,9 +206,14 @@ void register_fuzz_commands(CLI::App& app, int& exit_code) {
   mg->callback([&exit_code] { exit_code = run_fuzz_merge(merge_dirs); });
 
   static std::string dir;
+  static int repeat = 0;
   auto* rp = app.add_subcommand("repro", "Re-run a finding directory written by kir fuzz (exit 1 while it still fails)");
   rp->add_option("DIR", dir, "Finding directory (program.kir, case.json, inputs/)")->required();
-  rp->callback([&exit_code] { exit_code = run_repro(dir); });
+  rp->add_option("--repeat", repeat,
+                 "Attempts, each in a child process under the recorded thread count, the second on with the worker "
+                 "pool's schedule perturbation, until one fails as recorded (default: 1; 100 for a crash or timeout)")
+      ->check(CLI::Range(1, 1000000));
+  rp->callback([&exit_code] { exit_code = run_repro(dir, repeat); });
 
   static ReduceArgs ra;
   ra.o.reduce.time_limit = 600;

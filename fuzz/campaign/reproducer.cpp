@@ -11,6 +11,7 @@
 
 #include "backends/cpu/driver/compiler.h"
 #include "backends/cpu/mutants/mutants.h"
+#include "backends/cpu/runtime/worker_pool.h"
 #include "fuzz/campaign/case_rows.h"
 #include "interp/npy.h"
 
@@ -104,6 +105,9 @@ void write_reproducer(const fs::path& dir, const std::string& program, const std
   c["shrink_steps"] = meta.shrink_steps;
   c["reduce_steps"] = meta.reduce_steps;
   c["cxx_opt"] = meta.cxx_opt;
+  // The worker pool's size the case ran with: a finding that depends on timing is repeated
+  // under it (kir repro --repeat).
+  c["threads"] = cpu::rt::WorkerPool::global_threads();
   c["pass"] = meta.pass;
   if (!meta.config_row.empty()) {
     c["config_row"] = meta.config_row;
@@ -145,6 +149,7 @@ Reproducer read_reproducer_meta(const fs::path& dir) {
     r.signature = c.value("signature", "");
     r.outcome = c.value("outcome", "");
     r.cxx_opt = c.value("cxx_opt", 3);
+    r.threads = c.value("threads", 0);
     r.mutant = c.value("mutant", "");
     r.config_row = c.value("config_row", "");
     if (c.contains("config_row_definition")) r.row = row_of(r.config_row, c["config_row_definition"], (dir / "case.json").string());
@@ -156,6 +161,8 @@ Reproducer read_reproducer_meta(const fs::path& dir) {
 
 void apply_build_settings(const Reproducer& r) {
   cpu::set_cxx_opt_level(r.cxx_opt);
+  // The pool is made at the first native run, from KIR_THREADS: an explicit setting wins.
+  if (r.threads > 0 && !std::getenv("KIR_THREADS")) ::setenv("KIR_THREADS", std::to_string(r.threads).c_str(), 1);
   if (r.mutant.empty())
     ::unsetenv("KIR_MUTANT");
   else

@@ -48,11 +48,13 @@ struct Reproducer {
   std::string signature, outcome;
   int cxx_opt = 3;  // set it (cpu::set_cxx_opt_level) before judging: a finding may need its level
   std::string mutant;  // KIR_MUTANT the finding was made under ("" when none)
+  int threads = 0;     // the worker pool's threads it ran with (0: not recorded)
   std::string config_row;             // the config row to compile with ("": the selection policy's)
   std::optional<cpu::ConfigRow> row;  // its recorded definition
 };
 
-// Makes this process build kernels as the finding was built: its C++ optimization level, the
+// Makes this process build kernels as the finding was built: its C++ optimization level, its
+// thread count (KIR_THREADS, unless set; takes effect if no kernel has run yet), the
 // backend mutant it was found under (KIR_MUTANT, set or unset), and its recorded config row made a
 // row of the active table (compile with r.config_row: case_rows.h judge_compiling_row).
 void apply_build_settings(const Reproducer& r);

@@ -45,6 +45,24 @@ inline void cpu_relax() {
 #endif
 }
 
+std::atomic<uint64_t> g_jitter{[] {
+  const char* s = std::getenv("KIR_SCHEDULE_JITTER");
+  return s ? std::strtoull(s, nullptr, 10) : 0ull;
+}()};
+
+// A pseudo-random pause (schedule perturbation): a yield one time in eight, else 0..2047 spins.
+void jitter_pause(uint64_t seed, int64_t task) noexcept {
+  uint64_t z = seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(task) +
+               static_cast<uint64_t>(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+  z = (z ^ (z >> 31)) * 0xBF58476D1CE4E5B9ull;
+  z ^= z >> 29;
+  if ((z & 7) == 0) {
+    std::this_thread::yield();
+    return;
+  }
+  for (uint64_t i = 0, n = (z >> 3) & 2047; i < n; ++i) cpu_relax();
+}
+
 void run_inline(int64_t ntasks, kir_task_fn fn, void* ctx) noexcept {
   for (int64_t t = 0; t < ntasks; ++t) fn(ctx, t);
 }
@@ -118,7 +136,7 @@ void WorkerPool::run(int64_t ntasks, kir_task_fn fn, void* ctx) {
   epoch_.store(e + 1);
   // Only stragglers of a finished job can be inside (each about to leave), unless descheduled.
   while (!spin_until([&] { return inside_.load() == 0; })) std::this_thread::yield();
-  const int64_t chunk = std::max<int64_t>(1, ntasks / (int64_t{threads()} * 8));
+  const int64_t chunk = g_jitter.load(std::memory_order_relaxed) ? 1 : std::max<int64_t>(1, ntasks / (int64_t{threads()} * 8));
   fn_ = fn;
   ctx_ = ctx;
   ntasks_ = ntasks;
@@ -153,7 +171,12 @@ void WorkerPool::work(int64_t ntasks, kir_task_fn fn, void* ctx, int64_t chunk) 
     const int64_t begin = next_.fetch_add(chunk, std::memory_order_relaxed);
     if (begin >= ntasks) return;
     const int64_t end = std::min(ntasks, begin + chunk);
-    for (int64_t t = begin; t < end; ++t) fn(ctx, t);
+    const uint64_t jitter = g_jitter.load(std::memory_order_relaxed);
+    for (int64_t t = begin; t < end; ++t) {
+      if (jitter) jitter_pause(jitter, t);
+      fn(ctx, t);
+      if (jitter) jitter_pause(jitter + 1, t);
+    }
     // seq_cst pairs with run()'s caller_waiting_ store and done_ load (no lost wake-up).
     if (done_.fetch_add(end - begin) + (end - begin) == ntasks && caller_waiting_.load()) {
       std::lock_guard<std::mutex> lk(mutex_);
@@ -192,6 +215,9 @@ void WorkerPool::worker_main() {
   }
 }
 
+void set_schedule_jitter(uint64_t seed) { g_jitter.store(seed, std::memory_order_relaxed); }
+uint64_t schedule_jitter() { return g_jitter.load(std::memory_order_relaxed); }
+
 void pool_run_tasks(void* pool, int64_t ntasks, kir_task_fn fn, void* ctx) noexcept {
   if (pool == nullptr) {
     for (int64_t t = 0; t < ntasks; ++t) fn(ctx, t);
@@ -199,6 +225,8 @@ void pool_run_tasks(void* pool, int64_t ntasks, kir_task_fn fn, void* ctx) noexc
   }
   static_cast<WorkerPool*>(pool)->run(ntasks, fn, ctx);
 }
+
+int WorkerPool::global_threads() { return default_threads(); }
 
 WorkerPool& WorkerPool::global() {
   static WorkerPool* pool = new WorkerPool(default_threads());

@@ -39,6 +39,8 @@ class WorkerPool {
   // std::thread::hardware_concurrency() (capped by the CPUs this process may run on). Created
   // on first use, never destroyed.
   static WorkerPool& global();
+  // The threads global() has, or will have when it is made (without making it).
+  static int global_threads();
 
  private:
   void worker_main();
@@ -68,6 +70,14 @@ class WorkerPool {
   std::mutex mutex_;
   std::condition_variable wake_, joined_;
 };
+
+// Schedule perturbation for reproducing timing-dependent findings (`kir repro`): with a seed
+// other than 0 every pool hands out one task at a time and, before and after each task, waits a
+// pseudo-random while (up to a few microseconds of spinning, or a yield), so that the
+// interleavings of workers and caller vary from run to run. 0 (the default) turns it off. Also set
+// by the environment variable KIR_SCHEDULE_JITTER=<seed>.
+void set_schedule_jitter(uint64_t seed);
+uint64_t schedule_jitter();
 
 // The kir_env::run_tasks trampoline: `pool` is a WorkerPool* (nullptr: run inline on the caller).
 void pool_run_tasks(void* pool, int64_t ntasks, kir_task_fn fn, void* ctx) noexcept;
