@@ -52,23 +52,13 @@ cpu::CompiledSource compile_with_row(const Module& m, const std::string& kernel,
   return oracle::compile_for_args(m, kernel, args, co);
 }
 
-namespace {
-// Whether a compile error is selection rejecting the forced row `row` (passes/select_expand.cpp:
-// "row `NAME` (file:line:col) is rejected: ...").
-bool rejects(const std::string& what, const std::string& row) {
-  const size_t at = what.find("row `" + row + "` (");
-  return at != std::string::npos && what.find(") is rejected", at) != std::string::npos;
-}
-}  // namespace
-
 cpu::CompiledSource compile_first_accepted(const Module& m, const std::string& kernel, const KernelArgs& args,
                                            const std::vector<std::string>& rows, std::string& chosen) {
   for (const std::string& row : rows) {
     chosen = row;
     try {
       return compile_with_row(m, kernel, args, row);
-    } catch (const std::exception& e) {
-      if (!rejects(e.what(), row)) throw;
+    } catch (const cpu::RowRejected&) {  // selection rejected the forced row: the next one
     }
   }
   chosen.clear();

@@ -24,6 +24,11 @@ namespace kir::cpu {
 struct BackendError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// Selection found no config row that gives every computation exactly one applicable
+// implementation (with a forced row: that row is rejected); the message lists every reason.
+struct RowRejected : BackendError {
+  using BackendError::BackendError;
+};
 
 struct CValue {
   enum class Kind { None, Scalar, Tensor, View, LogicalBuffer, Tuple, Record, Enum, Domain, Relation };

@@ -106,7 +106,7 @@ void run_select(Program& P) {
     P.task_grain = *row->value("task_m");
     return;
   }
-  throw BackendError("@" + P.kernel + ": error[backend]: not implemented: no config row of " + table.source +
+  throw RowRejected("@" + P.kernel + ": error[backend]: not implemented: no config row of " + table.source +
                      " gives every computation of the kernel exactly one applicable implementation" + reasons + rules::explain_hint("backend"));
 }
 
