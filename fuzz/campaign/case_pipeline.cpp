@@ -76,11 +76,13 @@ PreparedCase prepare_indexed(const CampaignOptions& o, int64_t index, bool compi
   const int size = case_size(index);
   auto shr = sample_case(seed, size, o.gen);
   const bool small = o.small_rows && draws_small_row(seed);
-  PreparedCase p = prepare_case(shr.value(), compile && !small);
-  if (small && compile && !p.early) {
+  const bool other = o.small_rows && !small && draws_default_row(seed);
+  PreparedCase p = prepare_case(shr.value(), compile && !small && !other);
+  if ((small || other) && compile && !p.early) {
     install_small_rows();
     try {
-      p.source.push_back(compile_first_accepted(*p.module, p.c.kernel, p.args, small_row_order(seed), p.row));
+      p.source.push_back(compile_first_accepted(*p.module, p.c.kernel, p.args,
+                                                small ? small_row_order(seed) : default_row_order(seed), p.row));
     } catch (const std::exception& e) {
       p.early = oracle::compile_failure_verdict(e.what());
     }

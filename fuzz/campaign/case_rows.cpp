@@ -44,6 +44,19 @@ std::vector<std::string> small_row_order(uint64_t case_seed) {
   return order;
 }
 
+bool draws_default_row(uint64_t case_seed) { return mix64(case_seed ^ 0xde7a017ba5e5eedull) % 6 == 0; }
+
+std::vector<std::string> default_row_order(uint64_t case_seed) {
+  static const cpu::ConfigTable t =
+      cpu::parse_config_rows(std::string(cpu::default_config_rows_text()), "<built-in>/config_rows.yaml");
+  std::vector<std::string> order;
+  const size_t n = t.rows.size();
+  if (n < 2) return order;
+  const size_t first = 1 + static_cast<size_t>(mix64(case_seed ^ 0x0dd5ca1ab1e5eedull) % (n - 1));
+  for (size_t i = 0; i + 1 < n; ++i) order.push_back(t.rows[1 + (first - 1 + i) % (n - 1)].name);
+  return order;
+}
+
 cpu::CompiledSource compile_with_row(const Module& m, const std::string& kernel, const KernelArgs& args,
                                      const std::string& row, const std::vector<std::string>& skip_passes) {
   cpu::CompileOptions co;

@@ -36,6 +36,11 @@ void install_row(const cpu::ConfigRow& row);
 // which it tries them (every small row, starting at one the seed picks).
 bool draws_small_row(uint64_t case_seed);
 std::vector<std::string> small_row_order(uint64_t case_seed);
+// Whether a case that takes no small row takes a built-in row other than the policy's first
+// (about one in six of those: the other default rows' implementations are reached too), and the
+// order in which it tries them (the built-in rows after the first, starting at one the seed picks).
+bool draws_default_row(uint64_t case_seed);
+std::vector<std::string> default_row_order(uint64_t case_seed);
 
 // The source of `kernel` built from config row `row` ("": the selection policy's row).
 cpu::CompiledSource compile_with_row(const Module& m, const std::string& kernel, const KernelArgs& args,

@@ -47,7 +47,7 @@ const std::vector<Family>& family_table() {
       {"random", 1, kMem, fam_random},
       {"region_fold", 1, kMem, fam_region_fold},
       {"region_scan", 1, kMem, fam_region_scan},
-      {"faults", 0, kTop, fam_faults},  // opt-in: kir fuzz --families faults (weight 2)
+      {"faults", 1, kTop, fam_faults},
   };
   return t;
 }

@@ -81,6 +81,9 @@ TEST_CASE("coverage: the packed contract counts its paths, task splits and every
   CHECK(count(c, "contract.packed.portable/MR:none") == 9);
   CHECK(count(c, "contract.packed.portable/MR:only-tail") == 9);
   CHECK(count(c, "contract.packed.portable/MR:partial") == 0);
+  // Inside the blocked path a micro-tile loop always has a row: no empty class to reach.
+  CHECK(count(c, "contract.packed.portable/MR:empty") == UINT64_MAX);
+  CHECK(count(c, "contract.packed.portable/KC:empty") == 0);
 }
 
 TEST_CASE("coverage: K = 0 takes the no-terms path and counts no blocked tail", "[C6][coverage]") {

@@ -172,6 +172,9 @@ TEST_CASE("a case drawing a small row is compiled from it; the default rows stay
       ++small;
       CHECK(small_rows().find(p.row));
       CHECK(built == p.row);
+    } else if (draws_default_row(case_seed(o.seed, i))) {  // another built-in row
+      CHECK_FALSE(small_rows().find(built));
+      CHECK(built == (p.row.empty() ? built : p.row));
     } else {
       ++plain;
       CHECK(p.row.empty());

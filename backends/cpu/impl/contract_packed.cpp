@@ -54,6 +54,7 @@
 #include "backends/cpu/impl/contract_packed.h"
 #include "backends/cpu/impl/registry.h"
 #include "backends/cpu/ir/ukernels.h"
+#include "backends/cpu/mutants/mutants.h"
 
 namespace kir::cpu {
 
@@ -348,7 +349,9 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
   VarId TM = c.let(out, "task_rows", task_m > 0 ? c.idx(task_m) : auto_tile(c.M, MR, longer_m));
   VarId TN = c.let(out, "task_cols", task_n > 0 ? c.idx(task_n) : auto_tile(c.N, NR, make_compare("lt", c.M, c.N)));
   VarId ntn = c.let(out, "tasks_n", c.ceil_div(c.N, c.var(TN)));
+  if (mutant_active(MutantId::PackedTaskColsRoundDown)) ntn = c.let(out, "tasks_n", c.div(c.N, c.var(TN)));
   ExprP ntm = c.ceil_div(c.M, c.var(TM));
+  if (mutant_active(MutantId::PackedTaskRowsRoundDown)) ntm = c.div(c.M, c.var(TM));
   // Coverage (driver/coverage.h): the task split, the K blocks.
   const std::string cell = st.implementation + "/";
   out.push_back(cover_split(P, cell + "task-rows", c.M, c.var(TM)));
@@ -421,21 +424,27 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
   VarId jc = c.loop_var("jc"), pc = c.loop_var("pc"), ic = c.loop_var("ic"), jr = c.loop_var("jr"), ir = c.loop_var("ir");
   auto ljc = c.loop(jc, c.var(n0), c.var(n1), c.idx(NC));
   VarId nc = c.let(ljc->body, "nc", c.min(c.idx(NC), index_sub(c.var(n1), c.var(jc))));
-  ljc->body.push_back(cover_tail(P, cell + "NR", c.var(nc), NR));
+  ljc->body.push_back(cover_tail(P, cell + "NR", c.var(nc), NR, true));
   auto lpc = c.loop(pc, c.idx(0), c.K, c.idx(KC));
   VarId kc = c.let(lpc->body, "kc", c.min(c.idx(KC), index_sub(c.K, c.var(pc))));
   // The k extent of a micro-panel: kc, rounded up to the group of the integer (4) or bf16 (2) form.
   const int64_t G = c.uk.group();
   VarId kcp = G > 1 ? c.let(lpc->body, "kcp", index_mul(c.ceil_div(c.var(kc), G), c.idx(G))) : kc;
+  if (G > 1 && integer && mutant_active(MutantId::PackedI8GroupsRoundDown)) kcp = c.let(lpc->body, "kcp", index_mul(c.div(c.var(kc), c.idx(G)), c.idx(G)));
   // Sparse: the kept terms of a row in this block (kc holds whole groups).
   VarId kt = sparse ? c.let(lpc->body, "kt", index_mul(c.div(c.var(kc), c.idx(src->group)), c.idx(src->keep))) : kc;
   auto lic = c.loop(ic, c.var(m0), c.var(m1), c.idx(MC));
   VarId mc = c.let(lic->body, "mc", c.min(c.idx(MC), index_sub(c.var(m1), c.var(ic))));
-  lic->body.push_back(cover_tail(P, cell + "MR", c.var(mc), MR));
+  lic->body.push_back(cover_tail(P, cell + "MR", c.var(mc), MR, true));
   // Integer form: the column terms -oa * sum_k b come with B's panel, the row terms -ob * sum_k a
   // with A's (the header).
   // bf16: an odd kc is padded with -0 in A and +0 in B, a -0 product, which adds nothing.
-  const int64_t b_side = bf16 ? 0 : -oa, a_side = bf16 ? 0x8000 : -ob;
+  int64_t b_side = bf16 ? 0 : -oa, a_side = bf16 ? 0x8000 : -ob;
+  if (mutant_active(MutantId::PackedI8ColTermSign)) b_side = bf16 ? 0 : oa;
+  if (mutant_active(MutantId::PackedI8RowTermSign)) a_side = bf16 ? 0x8000 : ob;
+  if (mutant_active(MutantId::PackedBf16PadPositiveZero)) a_side = bf16 ? 0 : -ob;
+  // The first K block's depth (kcp rounded as kc is), which a mutant reuses for every block.
+  auto first_kcp = [&] { return index_mul(c.ceil_div(c.min(c.idx(KC), c.K), G), c.idx(G)); };
   lpc->body.push_back(src ? src->pack(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), NR)
                       : c.kernel_packs(1)
                           ? c.pack_kernel(Bp, 1, c.var(jc), c.var(nc), c.var(pc), c.var(kc), c.var(kcp), NR, Bc, b_side)
@@ -443,7 +452,8 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
   lic->body.push_back(sparse ? src->pack_kept(Av, Ak, c.var(ic), c.var(mc), c.var(pc), c.var(kc), MR)
                       : src ? src->pack(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), MR)
                       : c.kernel_packs(0)
-                          ? c.pack_kernel(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), c.var(kcp), MR, Ar, a_side)
+                          ? c.pack_kernel(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc),
+                                          mutant_active(MutantId::PackedAFirstKcLen) ? first_kcp() : c.var(kcp), MR, Ar, a_side)
                           : c.pack(Ap, 0, c.var(ic), c.var(mc), c.var(pc), c.var(kc), MR, a_k_inner));
   auto ljr = c.loop(jr, c.idx(0), c.var(nc), c.idx(NR));
   auto lir = c.loop(ir, c.idx(0), c.var(mc), c.idx(MR));
@@ -453,11 +463,12 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
   k->index = c.result_at(index_add(c.var(ic), c.var(ir)), index_add(c.var(jc), c.var(jr)));
   // ir / MR micro-panels of MR x kcp (sparse: MR x kt kept terms)
   k->detail = {make_load(Av, c.uk.a_panel(), {index_mul(c.var(ir), c.var(sparse ? kt : kcp))}),
-               make_load(Bp, c.uk.b_panel(), {index_mul(c.var(jr), c.var(kcp))}),
+               make_load(Bp, c.uk.b_panel(), {index_mul(c.var(jr), mutant_active(MutantId::PackedBPanelOffsetFirstKc) ? first_kcp() : c.var(kcp))}),
                c.var(kt),
                c.min(c.idx(MR), index_sub(c.var(mc), c.var(ir))),
                c.min(c.idx(NR), index_sub(c.var(nc), c.var(jr))),
                make_compare("eq", c.var(pc), c.idx(0))};
+  if (mutant_active(MutantId::PackedFirstFlagLastBlock)) k->detail[5] = make_compare("eq", index_add(c.var(pc), c.var(kc)), c.K);
   if (sparse) k->detail.push_back(make_load(Ak, DType::I32, {index_mul(c.var(ir), c.var(kt))}));
   if (integer) {
     k->detail.push_back(make_load(Ar, DType::I32, {c.var(ir)}));
@@ -484,8 +495,10 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
   if (epi) {
     auto last = make_stmt(StmtKind::If, s.op_id);
     last->value = make_compare("eq", index_add(c.var(pc), c.var(kc)), c.K);
+    if (mutant_active(MutantId::PackedEpilogueBeforeLastKc)) last->value = make_compare("eq", c.var(pc), c.idx(0));
     last->body.push_back(cover_epilogue(P, st, *epi, "block"));
-    last->body.push_back(epilogue_block(P, *epi, c.var(ic), c.var(jc), c.var(mc), c.var(nc)));
+    if (mutant_active(MutantId::PackedEpilogueAtTileOrigin)) last->body.push_back(epilogue_block(P, *epi, c.var(m0), c.var(n0), c.var(mc), c.var(nc)));
+    else last->body.push_back(epilogue_block(P, *epi, c.var(ic), c.var(jc), c.var(mc), c.var(nc)));
     lic->body.push_back(std::move(last));
   }
   lpc->body.push_back(std::move(lic));
@@ -493,8 +506,8 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
   // The blocked path: its MC and NC blocks of the task tile, then the loops.
   auto packed_path = [&](std::vector<StmtP>& into) {
     into.push_back(make_cover(P, {cell + "path:packed"}));
-    into.push_back(cover_tail(P, cell + "MC", index_sub(c.var(m1), c.var(m0)), MC));
-    into.push_back(cover_tail(P, cell + "NC", index_sub(c.var(n1), c.var(n0)), NC));
+    into.push_back(cover_tail(P, cell + "MC", index_sub(c.var(m1), c.var(m0)), MC, true));
+    into.push_back(cover_tail(P, cell + "NC", index_sub(c.var(n1), c.var(n0)), NC, true));
     into.push_back(std::move(ljc));
   };
   // No terms (K = 0): every element is +0.
@@ -512,7 +525,7 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
     li->body.push_back(std::move(lj));
     none->body.push_back(make_cover(P, {cell + "path:no-terms"}));
     none->body.push_back(std::move(li));
-    tile_epilogue(none->body, "no-terms");
+    if (!mutant_active(MutantId::PackedNoTermsDropsEpilogue)) tile_epilogue(none->body, "no-terms");
   }
   // At most 4 rows in the tile (a matrix-vector or few-row product): the gemv kernel reads A and
   // B in place, in the same order — packing B would read it twice.
@@ -529,7 +542,7 @@ std::vector<StmtP> expand_packed(const Isa& isa, Form form, Program& P, const St
                  c.K, index_sub(c.var(m1), c.var(m0)), index_sub(c.var(n1), c.var(n0))};
     few->body.push_back(make_cover(P, {cell + "path:gemv"}));
     few->body.push_back(std::move(g));
-    tile_epilogue(few->body, "gemv");
+    if (!mutant_active(MutantId::PackedGemvDropsEpilogue)) tile_epilogue(few->body, "gemv");
     packed_path(few->orelse);
     none->orelse.push_back(std::move(few));
   } else {

@@ -299,12 +299,15 @@ StmtP make_cover(Program& P, const std::vector<std::string>& cells, ExprP which)
   return s;
 }
 
-StmtP cover_tail(Program& P, const std::string& what, ExprP extent, int64_t block) {
+StmtP cover_tail(Program& P, const std::string& what, ExprP extent, int64_t block, bool nonempty) {
   auto eq = [](ExprP a, ExprP b) { return make_compare("eq", std::move(a), std::move(b)); };
-  ExprP cls = make_select(eq(extent, make_index(0)), make_index(0),
-                          make_select(make_compare("lt", extent, make_index(block)), make_index(3),
-                                      make_select(eq(make_binary("rem", extent, make_index(block)), make_index(0)), make_index(1),
-                                                  make_index(2))));
+  ExprP cls = make_select(make_compare("lt", extent, make_index(block)), make_index(3),
+                          make_select(eq(make_binary("rem", extent, make_index(block)), make_index(0)), make_index(1),
+                                      make_index(2)));
+  if (nonempty)
+    return make_cover(P, {what + ":none", what + ":partial", what + ":only-tail"},
+                      index_sub(std::move(cls), make_index(1)));
+  cls = make_select(eq(extent, make_index(0)), make_index(0), std::move(cls));
   return make_cover(P, {what + ":empty", what + ":none", what + ":partial", what + ":only-tail"}, std::move(cls));
 }
 

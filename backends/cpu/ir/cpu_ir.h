@@ -289,8 +289,9 @@ struct Program;
 StmtP make_cover(Program& P, const std::vector<std::string>& cells, ExprP which = nullptr);
 // The tail class of a loop over [0, extent) in blocks of `block` (> 0) as a Cover of `what`:
 // what:empty (no iteration), what:none (whole blocks only), what:partial (whole blocks and a
-// shorter last one), what:only-tail (one block shorter than `block`).
-StmtP cover_tail(Program& P, const std::string& what, ExprP extent, int64_t block);
+// shorter last one), what:only-tail (one block shorter than `block`). Where the extent cannot be
+// 0 (`nonempty`: inside the loop it sizes), the empty class is not a cell.
+StmtP cover_tail(Program& P, const std::string& what, ExprP extent, int64_t block, bool nonempty = false);
 // How `n` units split into tasks of `grain` (>= 1, any expression) units as a Cover of `what`:
 // what:empty, what:one (one task), what:several (equal tasks), what:uneven (a shorter last task).
 StmtP cover_split(Program& P, const std::string& what, ExprP n, ExprP grain);
