@@ -2,6 +2,7 @@
 // guarded), unary and math ops (with the f32 approximation options), compare, select, casts
 // (guarded by cast_to), bitcasts between equal widths, and constants with special values.
 #include "fuzz/gen/families.h"
+#include "fuzz/gen/inputs.h"
 #include "fuzz/gen/numbers.h"
 #include "fuzz/gen/values.h"
 
@@ -66,6 +67,10 @@ std::string unary_with(Ctx& c, FnBuilder& fb, Rng& r, const PoolValue& x) {
     static const std::vector<std::string> math = {"neg", "exp", "exp2", "log", "log1p", "lgamma", "sin", "asin", "cos",
                                                   "tanh", "floor", "erf", "erfc", "i0", "rsqrt", "sqrt", "sigmoid", "abs"};
     op = r.pick(math);
+    // An input the operand comes from often gets data around op's breakpoints (inputs.h).
+    if (fb.kernel && has_breakpoints(op))
+      if (auto src = traced_input(fb.lines, c.inputs, x.name))
+        c.recipes.push_back(math_breakpoint_recipe(src->input, op, src->negated));
     if (t.dt == DType::F32 && (op == "exp2" || op == "tanh") && r.chance(0.3)) {
       attrs = op == "exp2" ? std::string(" {approximate = true, flush_to_zero = ") + (r.chance(0.5) ? "true" : "false") + "}"
                            : " {approximate = true}";

@@ -46,10 +46,93 @@ void fill_inputs(Inputs& inputs, uint64_t seed, double special_rate, const std::
         b = random_bits(in.dtype, r) | (mode == 4 ? sign : 0);
     }
   }
-  for (size_t j = 0; j < recipes.size(); ++j) {
-    Rng r(mix64(seed) + 0x5eed0000ull + j);
-    recipes[j](inputs, r);
+  // Data around math breakpoints first, then the other recipes in order (their streams
+  // numbered among themselves, as before there were breakpoint recipes).
+  uint64_t nb = 0, j = 0;
+  for (const auto& rc : recipes)
+    if (const auto* f = rc.target<MathBreakpointFill>()) {
+      Rng r(mix64(seed) + 0xb7ea0000ull + nb++);
+      (*f)(inputs, r);
+    }
+  for (const auto& rc : recipes) {
+    if (rc.target<MathBreakpointFill>()) continue;
+    Rng r(mix64(seed) + 0x5eed0000ull + j++);
+    rc(inputs, r);
   }
+}
+
+std::optional<InputSource> traced_input(const std::vector<std::string>& lines, const Inputs& inputs,
+                                        const std::string& value) {
+  static const char* const kThrough[] = {"view.load", "gather", "cast", "broadcast", "reshape", "transpose", "neg"};
+  std::string v = value;
+  bool negated = false;
+  for (int hop = 0; hop <= 8; ++hop) {
+    const std::string bare = !v.empty() && v[0] == '%' ? v.substr(1) : v;
+    for (const auto& in : inputs)
+      if (in.name == bare) return InputSource{bare, negated};
+    if (hop == 8) break;
+    // The line defining v: "  %v7 = op(%a, ...) ...".
+    const std::string head = v + " = ";
+    const std::string* def = nullptr;
+    for (auto it = lines.rbegin(); it != lines.rend() && !def; ++it) {
+      const size_t s = it->find_first_not_of(' ');
+      if (s != std::string::npos && it->compare(s, head.size(), head) == 0) def = &*it;
+    }
+    if (!def) return std::nullopt;
+    const size_t rhs = def->find(head) + head.size(), open = def->find('(', rhs);
+    if (open == std::string::npos) return std::nullopt;
+    const std::string op = def->substr(rhs, open - rhs);
+    bool through = false;
+    for (const char* t : kThrough) through = through || op == t;
+    if (!through) return std::nullopt;
+    const size_t end = def->find_first_of(",)", open);
+    if (end == std::string::npos) return std::nullopt;
+    v = def->substr(open + 1, end - open - 1);
+    if (v.empty() || v[0] != '%') return std::nullopt;
+    if (op == "neg") negated = !negated;
+  }
+  return std::nullopt;
+}
+
+std::vector<size_t> read_positions(const GeneratedCase::Input& in) {
+  std::vector<size_t> pos;
+  if (in.scalar) return {0};
+  int64_t n = 1;
+  for (int64_t e : in.shape) n *= e;
+  if (n <= 0) return pos;
+  std::vector<int64_t> idx(in.shape.size(), 0);
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t p = in.strides.empty() ? k : in.offset;
+    if (!in.strides.empty())
+      for (size_t a = 0; a < idx.size(); ++a) p += idx[a] * in.strides[a];
+    pos.push_back(static_cast<size_t>(p));
+    for (size_t a = idx.size(); a-- > 0;) {  // row-major increment
+      if (++idx[a] < in.shape[a]) break;
+      idx[a] = 0;
+    }
+  }
+  return pos;
+}
+
+void MathBreakpointFill::operator()(Inputs& inputs, Rng& r) const {
+  GeneratedCase::Input* in = nullptr;
+  for (auto& x : inputs)
+    if (x.name == input) in = &x;
+  if (!in || !is_any_float(in->dtype) || !has_breakpoints(fn) || !r.chance(0.8)) return;
+  const std::vector<size_t> pos = read_positions(*in);
+  if (pos.empty()) return;
+  static const double kShare[] = {0.25, 0.5, 1.0};
+  const double share = kShare[r.weighted({1, 1, 1})];
+  const size_t always = r.below(pos.size());  // at least one element
+  // The replaced elements take the function's points in turn from a random one on, so an input
+  // with as many replaced elements as the function has points reaches every one of them.
+  int64_t next = static_cast<int64_t>(r.below(breakpoint_count(fn)));
+  for (size_t i = 0; i < pos.size(); ++i)
+    if (i == always || r.chance(share)) in->bits.at(pos[i]) = breakpoint_bits(in->dtype, fn, r, negated, next++);
+}
+
+Recipe math_breakpoint_recipe(const std::string& input, const std::string& fn, bool negated) {
+  return MathBreakpointFill{!input.empty() && input[0] == '%' ? input.substr(1) : input, fn, negated};
 }
 
 GeneratedCase::Input& input_named(Inputs& inputs, const std::string& name) {

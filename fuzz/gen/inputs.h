@@ -3,11 +3,13 @@
 // consists of, special values of the dtype (numbers.h). Recipes then write the data a program
 // needs to do what it was built for (a fault at one chosen element and nowhere else, a mask
 // that skips it, an index scalar far outside every view, domain bounds at the int64 edges),
-// each from a stream of the data seed of its own.
+// each from a stream of the data seed of its own; an input a math function reads often gets
+// values around that function's breakpoints (math_breakpoint_recipe).
 #pragma once
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,35 @@ void write_fault_data(GeneratedCase::Input& in, FaultData what, int64_t k, Rng& 
 void write_mask_skipping(GeneratedCase::Input& in, int64_t k, Rng& r);
 // Floats whose sum depends on the order of the additions: both signs, magnitudes 2^-24..2^24.
 void write_order_sensitive(GeneratedCase::Input& in, Rng& r);
+
+// --- inputs of math functions ---------------------------------------------------------------
+// The input that `value` (an SSA name of the function whose op lines are `lines`) comes from:
+// the value is a runtime scalar parameter, or it reaches an In/InOut view through at most eight
+// of view.load, gather, cast, broadcast, reshape, transpose and neg (`negated`: an odd number of
+// negs on the way); nullopt otherwise.
+struct InputSource {
+  std::string input;  // without '%'
+  bool negated = false;
+};
+std::optional<InputSource> traced_input(const std::vector<std::string>& lines, const Inputs& inputs,
+                                        const std::string& value);
+
+// The data of an input whose values reach math function `fn` (traced_input): in four cases of
+// five, a quarter, half or all of the elements the input's view reads become values at and
+// around fn's breakpoints (numbers.h breakpoint_bits, negated where the function sees -x; the
+// points in turn from a random one, so that enough elements reach all of them); the rest keep
+// their ordinary data. fill_inputs applies these recipes before the others, each from
+// a stream of its own, so that the recipes that build faults still have the last word and keep
+// their streams. A float input only (others are left alone).
+struct MathBreakpointFill {
+  std::string input, fn;
+  bool negated = false;
+  void operator()(Inputs& inputs, Rng& r) const;
+};
+Recipe math_breakpoint_recipe(const std::string& input, const std::string& fn, bool negated);
+// The storage positions of the elements an input's view reads (its shape, strides and offset;
+// a scalar: 0).
+std::vector<size_t> read_positions(const GeneratedCase::Input& in);
 
 // An index value far beyond any view: 2^31 .. INT64_MAX.
 int64_t huge_extent(Rng& r);

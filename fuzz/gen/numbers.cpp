@@ -1,10 +1,14 @@
 // See numbers.h.
 #include "fuzz/gen/numbers.h"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <vector>
 
+#include "backends/cpu/impl/vmath_breakpoints.h"
 #include "numerics/format.h"
 #include "numerics/scalar.h"
 
@@ -140,6 +144,66 @@ uint64_t neutral_bits(DType d, const std::string& kind) {
   if (kind == "min") return is_float(d) ? num::inf_bits(d, false) : int_max_bits(d);
   if (kind == "max") return is_float(d) ? num::inf_bits(d, true) : int_min_bits(d);
   return 0;
+}
+
+namespace {
+
+// The catalogue's points by function (parsed once).
+const std::map<std::string, std::vector<float>>& breakpoints_by_fn() {
+  static const std::map<std::string, std::vector<float>> m = [] {
+    std::map<std::string, std::vector<float>> r;
+    for (const auto& p : cpu::vmath_breakpoints()) r[p.function].push_back(p.x);
+    return r;
+  }();
+  return m;
+}
+
+}  // namespace
+
+bool has_breakpoints(const std::string& fn) { return breakpoints_by_fn().count(fn) != 0; }
+
+size_t breakpoint_count(const std::string& fn) {
+  const auto it = breakpoints_by_fn().find(fn);
+  return it == breakpoints_by_fn().end() ? 0 : it->second.size();
+}
+
+uint32_t f32_step(uint32_t u, int64_t ulps) {
+  // Value order: +0 is 0, +Inf 0x7f800000; -0 is -1, -Inf -1 - 0x7f800000.
+  const int64_t o = u >> 31 ? -1 - static_cast<int64_t>(u & 0x7fffffffu) : static_cast<int64_t>(u);
+  const int64_t k = std::clamp<int64_t>(o + ulps, -1 - int64_t{0x7f800000}, int64_t{0x7f800000});
+  return k >= 0 ? static_cast<uint32_t>(k) : 0x80000000u | static_cast<uint32_t>(-1 - k);
+}
+
+uint64_t breakpoint_bits(DType d, const std::string& fn, Rng& r, bool negate, int64_t which) {
+  const auto it = breakpoints_by_fn().find(fn);
+  if (it == breakpoints_by_fn().end() || !is_any_float(d)) return random_bits(d, r);
+  const auto& pts = it->second;
+  const float q = which >= 0 ? pts[static_cast<size_t>(which) % pts.size()] : r.pick(pts);
+  const float p = negate ? -q : q;
+  if (d == DType::F32 || d == DType::F64) {
+    int64_t k = 0;
+    switch (r.weighted({30, 35, 20, 15})) {
+      case 0: break;
+      case 1: k = r.range(1, 4); break;
+      case 2: k = r.range(5, 16); break;
+      default: k = r.range(17, 4096);
+    }
+    if (r.chance(0.5)) k = -k;
+    const float x = std::bit_cast<float>(f32_step(std::bit_cast<uint32_t>(p), k));
+    return value_bits(d, static_cast<double>(x));
+  }
+  // The nearest values of d below and above p, and a few steps beyond.
+  const auto& f = num::float_format(d);
+  const double x = static_cast<double>(p);
+  uint64_t b = num::from_double(x, d);
+  if (num::classify(b, d) == num::FpClass::NaN) b = num::max_finite(d, x < 0 && f.has_sign);  // no Inf in d
+  const double v = num::to_double(b, d);
+  const bool up = r.chance(0.5);
+  if (up && v < x) b = num::next_up(b, d);
+  if (!up && v > x) b = num::next_down(b, d);
+  const int64_t steps = r.chance(0.6) ? 0 : r.range(1, 3);
+  for (int64_t i = 0; i < steps; ++i) b = up ? num::next_up(b, d) : num::next_down(b, d);
+  return b;
 }
 
 }  // namespace kir::fuzz
