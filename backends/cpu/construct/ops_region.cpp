@@ -18,6 +18,7 @@
 // on n == 0 writes the result slots (summarize of an empty source need not equal the identity and
 // may fault).
 #include "backends/cpu/construct/builder.h"
+#include "backends/cpu/mutants/mutants.h"
 
 namespace kir::cpu {
 namespace {
@@ -173,8 +174,9 @@ CValue fold_blocks(Builder& B, const Operation& op, const std::vector<std::vecto
   auto blocked = [&] {
     const ExprP nfull = cn ? make_index(*cn / block) : make_binary("floordiv", n, bk);
     assign_slots(B, op, slots, Builder::leaf_values(summary(make_index(0), bk)));
-    if (!cn || *cn >= 2 * block) {
-      auto loop = make_loop(B.program().add_var("rblk", DType::Index, VarRole::Loop), make_index(1), nfull,
+    if (!cn || (mutant_active(MutantId::RegionFoldTwoBlocksBound) ? *cn > 2 * block : *cn >= 2 * block)) {
+      auto loop = make_loop(B.program().add_var("rblk", DType::Index, VarRole::Loop),
+                            make_index(mutant_active(MutantId::RegionFoldBlockZeroTwice) ? 0 : 1), nfull,
                             make_index(1), B.origin(op));
       B.with_block(loop->body, [&] { fold_in(index_mul(make_var(loop->var, DType::Index), bk), bk); });
       B.emit(std::move(loop));

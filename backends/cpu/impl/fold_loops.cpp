@@ -317,7 +317,9 @@ std::vector<StmtP> expand_reduce_lanes(Program& P, const Stmt& s) {
       inner.push_back(std::move(groups));
       auto tail = counted_loop(P, "lane", make_index(0), index_sub(hi, make_var(main, DType::Index)), 1, &tj);
       q.back() = index_add_nw(make_var(main, DType::Index), make_var(tj, DType::Index));
-      tail->body.push_back(lane_update(P, st, lanes, make_var(tj, DType::Index), source_at(P, st, 0, axes, rvars, q)));
+      ExprP tail_lane = make_var(tj, DType::Index);
+      if (mutant_active(MutantId::ReduceLanesTailLaneShift)) tail_lane = index_add(tail_lane, make_index(1));
+      tail->body.push_back(lane_update(P, st, lanes, tail_lane, source_at(P, st, 0, axes, rvars, q)));
       inner.push_back(std::move(tail));
     }));
     VarId used = let_var(P, into, "used", make_select(none, make_index(1), index_min(make_index(L), make_var(len, DType::Index))));
@@ -327,7 +329,7 @@ std::vector<StmtP> expand_reduce_lanes(Program& P, const Stmt& s) {
     a->value = make_load(lanes, d, {make_index(0)});
     into.push_back(std::move(a));
     VarId fj;
-    auto fold = counted_loop(P, "lane", make_index(1), make_var(used, DType::Index), 1, &fj);
+    auto fold = counted_loop(P, "lane", make_index(mutant_active(MutantId::ReduceLanesLaneZeroTwice) ? 0 : 1), make_var(used, DType::Index), 1, &fj);
     combine_into(P, fold->body, st, {part}, {make_load(lanes, d, {make_var(fj, DType::Index)})}, false, s.op_id);
     into.push_back(std::move(fold));
     return part;
@@ -339,7 +341,7 @@ std::vector<StmtP> expand_reduce_lanes(Program& P, const Stmt& s) {
   };
   // Blocks: ceil(n / C), at least one (the identity when there are no points).
   const ExprP nblk = C == 0 ? make_index(1)
-                            : make_select(none, make_index(1), make_binary("floordiv", index_add(n_last, make_index(C - 1)), make_index(C)));
+                            : make_select(none, make_index(1), make_binary("floordiv", index_add(n_last, make_index(mutant_active(MutantId::ReduceLanesBlocksRoundDown) ? 0 : C - 1)), make_index(C)));
   std::vector<StmtP> out;
   // Coverage (driver/coverage.h): the blocks of the last axis, and the lanes of the last block
   // (blocks are whole multiples of L, so its tail is n_last's).
@@ -407,7 +409,7 @@ std::vector<StmtP> expand_scan_blocks(Program& P, const Stmt& s) {
   const DType d = P.buf(res).dtype;
   const ExprP n = P.buf(src).shape.at(0);
   const ExprP nblk = make_select(make_compare("eq", n, make_index(0)), make_index(0),
-                                 make_binary("floordiv", index_add(n, make_index(C - 1)), make_index(C)));
+                                 make_binary("floordiv", index_add(n, make_index(mutant_active(MutantId::ScanBlocksRoundDown) ? 0 : C - 1)), make_index(C)));
   auto scratch = [&](const std::string& name) {
     Buffer b;
     b.name = P.buf(res).name + name;
@@ -474,7 +476,8 @@ std::vector<StmtP> expand_scan_blocks(Program& P, const Stmt& s) {
   when(pre->body, make_compare("eq", bx, make_index(1)),
        [&](std::vector<StmtP>& t) { store(t, prefix, bx, make_load(totals, d, {make_index(0)})); },
        [&](std::vector<StmtP>& e) {
-         store(e, prefix, bx, join(make_load(prefix, d, {index_sub(bx, make_index(1))}), make_load(totals, d, {index_sub(bx, make_index(1))})));
+         store(e, prefix, bx, join(make_load(prefix, d, {index_sub(bx, make_index(1))}),
+                                   make_load(totals, d, {mutant_active(MutantId::ScanBlocksPrefixOwnTotal) ? bx : index_sub(bx, make_index(1))})));
        });
   out.push_back(std::move(pre));
   // 3. The blocks again, each value combined with its block's prefix.
@@ -486,7 +489,7 @@ std::vector<StmtP> expand_scan_blocks(Program& P, const Stmt& s) {
              [&](std::vector<StmtP>& e) {
                const ExprP pb = make_load(prefix, d, {blk});
                if (inclusive) return store(e, res, p, join(pb, local));
-               when(e, make_compare("eq", sv, lo), [&](std::vector<StmtP>& t) { store(t, res, p, pb); },
+               when(e, make_compare("eq", mutant_active(MutantId::ScanBlocksExclusiveFirstByPosition) ? p : sv, lo), [&](std::vector<StmtP>& t) { store(t, res, p, pb); },
                     [&](std::vector<StmtP>& f) { store(f, res, p, join(pb, local)); });
              });
       },

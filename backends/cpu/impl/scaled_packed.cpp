@@ -42,6 +42,7 @@
 
 #include "backends/cpu/impl/contract_packed.h"
 #include "backends/cpu/impl/registry.h"
+#include "backends/cpu/mutants/mutants.h"
 
 namespace kir::cpu {
 namespace {
@@ -164,7 +165,7 @@ struct Mx {
     auto lg = loop(g, idx(0), std::move(G));
     ExprP sb = let(lg->body, "sb", scale_byte(side, var(f), var(g)));
     const int64_t first = 255 - max_exponent(side ? rf : lf);
-    ExprP big = bin("and", cmp("ne", sb, cu8(255)), cmp("ge", sb, cu8(first)));
+    ExprP big = bin("and", cmp("ne", sb, cu8(255)), cmp(mutant_active(MutantId::ScaledGuardBoundOffByOne) ? "gt" : "ge", sb, cu8(first)));
     lg->body.push_back(assign(risky, bin("or", var(risky), big)));
     lf_->body.push_back(std::move(lg));
     return lf_;

@@ -18,6 +18,7 @@
 // row i's term t, the B panel row at that term's own k and fmas it with the broadcast value.
 #include "backends/cpu/impl/contract_packed.h"
 #include "backends/cpu/impl/registry.h"
+#include "backends/cpu/mutants/mutants.h"
 
 namespace kir::cpu {
 namespace {
@@ -95,6 +96,7 @@ struct Sp {
     lt->body.push_back(store(vals, {at(t, var(w))}, as_acc(make_load(Vb.id, Vb.dtype, {f, ck}))));
     ExprP pos = make_cast(make_load(Mb.id, Mb.dtype, {f, ck}), DType::I32);
     ExprP k = bin("add", make_cast(index_mul(bin("floordiv", var(t), idx(keep)), idx(group)), DType::I32), pos);
+    if (mutant_active(MutantId::SparseKeptKNoGroupBase)) k = pos;
     lt->body.push_back(store(ks, {at(t, var(w))}, k));
     lw->body.push_back(std::move(lt));
     pb.push_back(std::move(lw));

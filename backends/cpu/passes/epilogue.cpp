@@ -13,6 +13,7 @@
 #include <set>
 
 #include "backends/cpu/impl/registry.h"
+#include "backends/cpu/mutants/mutants.h"
 #include "backends/cpu/passes/pass.h"
 
 namespace kir::cpu {
@@ -48,7 +49,8 @@ bool epilogue_of(const Program& P, const Stmt& e, BufId c) {
       if (!is_var(e.index[k], e.coords[k])) return false;
   // A plain copy is result forwarding's: the implementation then writes the copy's buffer directly.
   if (e.value->kind == ExprKind::Load && e.value->buf == c) return false;
-  return loads_at(*e.value, c, e.coords) && !reads_buffer(*e.value, e.buf) && !may_fault(*e.value);
+  return loads_at(*e.value, c, e.coords) && !reads_buffer(*e.value, e.buf) &&
+         (!may_fault(*e.value) || mutant_active(MutantId::EpilogueFusesFaults));
 }
 
 // The index of the Compute to fuse into the contract at list[i], or 0.
@@ -71,7 +73,7 @@ size_t find_epilogue(const Program& P, const std::vector<StmtP>& list, size_t i,
     for (BufId r : reads)
       if (writes_buffer(*list[k], r)) return 0;
   }
-  for (size_t k = j + 1; k < list.size(); ++k)
+  for (size_t k = j + 1; k < list.size() && !mutant_active(MutantId::EpilogueIgnoresLaterReads); ++k)
     if (stmt_reads_buffer(*list[k], c) || writes_buffer(*list[k], c)) return 0;
   return j;
 }

@@ -14,6 +14,7 @@
 #include <map>
 
 #include "backends/cpu/passes/pass.h"
+#include "backends/cpu/mutants/mutants.h"
 
 namespace kir::cpu {
 namespace {
@@ -41,7 +42,7 @@ struct Nest {
 bool is_row(const ExprP& e, VarId row) { return e && e->kind == ExprKind::Var && e->var == row; }
 
 void scan_expr(const Expr& e, VarId row, Nest& n) {
-  if (may_fault(e)) n.fusible = false;
+  if (may_fault(e) && !mutant_active(MutantId::RowFusionFusesFaults)) n.fusible = false;
   if (e.kind == ExprKind::Load) {
     Access& a = n.bufs[e.buf];
     a.read = true;
@@ -103,7 +104,9 @@ bool may_fuse(const Nest& a, const Nest& b) {
     auto it = b.bufs.find(buf);
     if (it == b.bufs.end()) continue;
     const Access& y = it->second;
-    if ((x.write || y.write) && !(x.row_only && y.row_only)) return false;
+    if ((x.write || y.write) && !(x.row_only && y.row_only) &&
+        !(mutant_active(MutantId::RowFusionEitherRowOnly) && (x.row_only || y.row_only)))
+      return false;
   }
   return true;
 }

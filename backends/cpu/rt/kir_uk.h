@@ -96,12 +96,20 @@ inline void gemv(T* c, int64_t rs, int64_t cs, const T* a, int64_t sam, int64_t 
         if (sbn == 1) {
           for (int64_t j = 0; j < jb; ++j) r[j] = std::fma(ai, row[j], r[j]);
         } else {
+#ifdef KIR_MUTANT_UK_GEMV_STRIDED_B_AS_UNIT  // seeded mutant (backends/cpu/mutants/mutants.h)
+          for (int64_t j = 0; j < jb; ++j) r[j] = std::fma(ai, row[j], r[j]);
+#else
           for (int64_t j = 0; j < jb; ++j) r[j] = std::fma(ai, row[j * sbn], r[j]);
+#endif
         }
       }
     }
     for (int64_t i = 0; i < m; ++i)
+#ifdef KIR_MUTANT_UK_GEMV_COLUMN_BLOCK_OFFSET  // seeded mutant (backends/cpu/mutants/mutants.h)
+      for (int64_t j = 0; j < jb; ++j) c[i * rs + j * cs] = canon(acc[i][j]);
+#else
       for (int64_t j = 0; j < jb; ++j) c[i * rs + (j0 + j) * cs] = canon(acc[i][j]);
+#endif
   }
 }
 
@@ -186,7 +194,11 @@ struct Bf16Range {
 // ranges (see the header): no subnormal/Inf/NaN input, every nonzero product a multiple of
 // 2^-126 (biased exponents summing to >= 142) and below 2^127 (largest summing to <= 379).
 inline bool bf16_exact_ranges(int32_t ra, int32_t rb) {
+#ifdef KIR_MUTANT_UK_BF16_EXACT_RANGE_BOUND  // seeded mutant (backends/cpu/mutants/mutants.h)
+  return ra >= 0 && rb >= 0 && (ra & 255) + (rb & 255) >= 126 && (ra >> 8) + (rb >> 8) <= 379;
+#else
   return ra >= 0 && rb >= 0 && (ra & 255) + (rb & 255) >= 142 && (ra >> 8) + (rb >> 8) <= 379;
+#endif
 }
 
 inline float bf16_value(uint16_t x) {
@@ -229,7 +241,11 @@ inline void pack_bf16(uint16_t* panel, const uint16_t* src, int64_t sf, int64_t 
         for (int64_t w = 0; w < W; ++w) put(g, w, at(w, 2 * g), at(w, 2 * g + 1));
     }
     for (int64_t g = whole; g < pairs; ++g)  // an odd kc's last pair, then pad pairs
+#ifdef KIR_MUTANT_UK_PACK_BF16_ODD_TAIL_DROPPED  // seeded mutant (backends/cpu/mutants/mutants.h)
+      for (int64_t w = 0; w < W; ++w) put(g, w, 2 * g + 1 < kc ? at(w, 2 * g) : pad16, pad16);
+#else
       for (int64_t w = 0; w < W; ++w) put(g, w, 2 * g < kc ? at(w, 2 * g) : pad16, pad16);
+#endif
     Bf16Range r;
     for (int64_t i = 0; i < kcp * W; ++i) r.note(dst[i]);
     ranges[p] = r.code();
@@ -338,7 +354,11 @@ inline void gemm_simd(T* c, int64_t rs, int64_t cs, const T* a, const T* b, int6
 #pragma GCC unroll 8
       for (int j = 0; j < NV; ++j) acc[i][j] = V::load_n(c + i * rs + j * L, width(j));
     } else {
+#ifdef KIR_MUTANT_UK_GEMM_STRIDED_C_RELOAD_AS_UNIT  // seeded mutant (backends/cpu/mutants/mutants.h)
+      for (int j = 0; j < NR; ++j) tmp[j] = j < nr ? c[i * rs + j] : T(-0.0);
+#else
       for (int j = 0; j < NR; ++j) tmp[j] = j < nr ? c[i * rs + j * cs] : T(-0.0);
+#endif
 #pragma GCC unroll 8
       for (int j = 0; j < NV; ++j) acc[i][j] = V::load(tmp + j * L);
     }
@@ -591,7 +611,11 @@ inline void bgemm_avx512(float* c, int64_t rs, int64_t cs, const uint16_t* a, co
         const __m512 ao = _mm512_set1_ps(bf16_value(a[(g * MR + i) * 2 + 1]));
         const __m512 ae = _mm512_set1_ps(bf16_value(a[(g * MR + i) * 2]));
 #pragma GCC unroll 8
+#ifdef KIR_MUTANT_UK_BGEMM_FALLBACK_EVEN_FIRST  // seeded mutant (backends/cpu/mutants/mutants.h)
+        for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_fmadd_ps(ao, bo[j], _mm512_fmadd_ps(ae, be[j], acc[i][j]));
+#else
         for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_fmadd_ps(ae, be[j], _mm512_fmadd_ps(ao, bo[j], acc[i][j]));
+#endif
       }
     }
   }

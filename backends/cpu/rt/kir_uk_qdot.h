@@ -46,7 +46,11 @@ inline void scales_mins(const uint8_t* s12, uint8_t out[16]) {
   const uint32_t k1 = 0x3f3f3f3fu, k2 = 0x0f0f0f0fu, k3 = 0x03030303u;
   u[3] = ((u[2] >> 4) & k2) | (((u[1] >> 6) & k3) << 4);
   const uint32_t mins_lo = u[1] & k1;
+#ifdef KIR_MUTANT_QDOT_SCALE_HIGH_BITS_SHIFT  // seeded mutant (backends/cpu/mutants/mutants.h)
+  u[1] = (u[2] & k2) | (((u[0] >> 4) & k3) << 4);
+#else
   u[1] = (u[2] & k2) | (((u[0] >> 6) & k3) << 4);
+#endif
   u[2] = mins_lo;
   u[0] &= k1;
   std::memcpy(out, u, 16);
@@ -108,13 +112,21 @@ inline void qdot_q4k_q8k(float* out, const uint16_t* xd, int64_t sxd, const uint
     const float y = yd[b * syd];
     const float d = kir_rt::f16_to_f32(xd[b * sxd]) * y;
     sums = _mm256_add_ps(sums, _mm256_mul_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(aux)));
+#ifdef KIR_MUTANT_QDOT_DMIN_FROM_D  // seeded mutant (backends/cpu/mutants/mutants.h)
+    const float dmin = kir_rt::f16_to_f32(xd[b * sxd]) * y;
+#else
     const float dmin = kir_rt::f16_to_f32(xdmin[b * sxdmin]) * y;
+#endif
     const float pm = dmin * static_cast<float>(sumi);
     sumf = sumf - pm;
   }
   alignas(32) float s[8];
   _mm256_store_ps(s, sums);
+#ifdef KIR_MUTANT_QDOT_LANE_SUM_REVERSED  // seeded mutant (backends/cpu/mutants/mutants.h)
+  for (int l = 7; l >= 0; --l) sumf = sumf + s[l];
+#else
   for (int l = 0; l < 8; ++l) sumf = sumf + s[l];
+#endif
   *out = kir_rt::canon_f32(sumf);  // a NaN from an f16 NaN or Inf scale carries its payload
 }
 

@@ -47,7 +47,11 @@ inline double exp_poly(double r) {
   p = p * r + 0x1.6c16c16c16c17p-10;
   p = p * r + 0x1.1111111111111p-7;
   p = p * r + 0x1.5555555555555p-5;
+#ifdef KIR_MUTANT_VMATH_EXP_COEFF_TRUNCATED  // seeded mutant (backends/cpu/mutants/mutants.h)
+  p = p * r + 0x1.5555p-3;
+#else
   p = p * r + 0x1.5555555555555p-3;
+#endif
   p = p * r + 0.5;
   p = p * r + 1.0;
   return p * r + 1.0;
@@ -56,7 +60,11 @@ inline double exp_poly(double r) {
 inline double exp_core(double x) {
   const double t = x * 0x1.71547652b82fep0 + kRoundMagic;  // x / ln2 + magic
   const double n = t - kRoundMagic;
+#ifdef KIR_MUTANT_VMATH_EXP_LN2_LOW_DROPPED  // seeded mutant (backends/cpu/mutants/mutants.h)
+  const double r = x - n * 0x1.62e42feep-1;
+#else
   const double r = (x - n * 0x1.62e42feep-1) - n * 0x1.a39ef35793c76p-33;
+#endif
   return exp_poly(r) * pow2_from_rounded(t);
 }
 
@@ -103,7 +111,11 @@ inline float outside(float x, float out, float lo, float hi, uint32_t below, uin
 // e^x: below -104, e^x < 2^-150 rounds to +0; above 89, e^x exceeds the largest f32 by more
 // than half an ulp and rounds to +Inf.
 inline float exp_f32(float x) {
+#ifdef KIR_MUTANT_VMATH_EXP_EARLY_OVERFLOW  // seeded mutant (backends/cpu/mutants/mutants.h)
+  return outside(x, static_cast<float>(exp_core(x)), -104.0f, 88.0f, 0u, 0x7f800000u);
+#else
   return outside(x, static_cast<float>(exp_core(x)), -104.0f, 89.0f, 0u, 0x7f800000u);
+#endif
 }
 
 // 2^x: below -151, 2^x < 2^-151 rounds to +0; above 129, +Inf. Two inputs have 2^x closer to
@@ -111,7 +123,11 @@ inline float exp_f32(float x) {
 // exactly these): their correctly rounded results are set by input.
 inline float exp2_f32(float x) {
   const uint32_t u = std::bit_cast<uint32_t>(x);
+#ifdef KIR_MUTANT_VMATH_EXP2_EARLY_UNDERFLOW  // seeded mutant (backends/cpu/mutants/mutants.h)
+  uint32_t r = std::bit_cast<uint32_t>(outside(x, static_cast<float>(exp2_core(x)), -150.0f, 129.0f, 0u, 0x7f800000u));
+#else
   uint32_t r = std::bit_cast<uint32_t>(outside(x, static_cast<float>(exp2_core(x)), -151.0f, 129.0f, 0u, 0x7f800000u));
+#endif
   r = blend(r, 0x3f804385u, static_cast<uint32_t>(u == 0x3b429d37u));  // x = 0x1.853a6ep-9
   r = blend(r, 0x3f7ac6b1u, static_cast<uint32_t>(u == 0xbcf3a937u));  // x = -0x1.e7526ep-6
   return std::bit_cast<float>(r);
@@ -208,7 +224,11 @@ KIR_VMATH_INLINE float erf_f32(float x) {
   const uint32_t u = std::bit_cast<uint32_t>(x), mag = u & 0x7fffffffu;
   const double a = static_cast<double>(std::bit_cast<float>(mag));
   const double r = erf_core(pick(a < 4.0, a, 3.875));  // NaN takes 3.875 too; blended below
+#ifdef KIR_MUTANT_VMATH_ERF_EARLY_SATURATION  // seeded mutant (backends/cpu/mutants/mutants.h)
+  const float out = with_sign_of(x, static_cast<float>(pick(a < 3.5, r, 1.0)));
+#else
   const float out = with_sign_of(x, static_cast<float>(pick(a < 4.0, r, 1.0)));
+#endif
   const uint32_t fixed = blend(std::bit_cast<uint32_t>(out), (u & 0x80000000u) | 0x3f08eed3u,
                                static_cast<uint32_t>(mag == 0x3f043a75u));  // |x| = 0x1.0874eap-1
   return nan_canonical(x, std::bit_cast<float>(fixed));
@@ -229,7 +249,11 @@ KIR_VMATH_INLINE float tanh_f32(float x) {
   const double small = ac + ac * (s * q);
   const double e = exp_core(2.0 * ac);
   const double r = pick(ac < 0.03125, small, (e - 1.0) / (e + 1.0));
+#ifdef KIR_MUTANT_VMATH_TANH_EARLY_SATURATION  // seeded mutant (backends/cpu/mutants/mutants.h)
+  const float out = with_sign_of(x, static_cast<float>(pick(a < 8.7, r, 1.0)));
+#else
   const float out = with_sign_of(x, static_cast<float>(pick(a < 9.1, r, 1.0)));
+#endif
   return nan_canonical(x, out);
 }
 
@@ -301,7 +325,11 @@ KIR_VMATH_INLINE float log1p_f32(float x) {
   r = blend(r, 0xbb0ef0a5u, static_cast<uint32_t>(u == 0xbb0ec8c4u));  // x = -0x1.1d9188p-9
   r = blend(r, 0x7f800000u, static_cast<uint32_t>(u == 0x7f800000u));
   r = blend(r, 0xff800000u, static_cast<uint32_t>(u == 0xbf800000u));
+#ifdef KIR_MUTANT_VMATH_LOG1P_MINUS_ONE_NAN  // seeded mutant (backends/cpu/mutants/mutants.h)
+  r = blend(r, 0x7fc00000u, static_cast<uint32_t>(u >= 0xbf800000u));
+#else
   r = blend(r, 0x7fc00000u, static_cast<uint32_t>(u > 0xbf800000u));
+#endif
   return nan_canonical(x, std::bit_cast<float>(r));
 }
 
@@ -380,7 +408,11 @@ KIR_VMATH_INLINE float sincos_f32(float x, uint64_t odd) {
   const uint32_t mag = std::bit_cast<uint32_t>(x) & 0x7fffffffu;
   uint64_t n;
   const double y = reduce_pio2(static_cast<double>(x), n);
+#ifdef KIR_MUTANT_VMATH_COS_QUADRANT_MINUS  // seeded mutant (backends/cpu/mutants/mutants.h)
+  n -= odd;
+#else
   n += odd;
+#endif
   const double r = pick((n & 1u) != 0, cos_pio2(y), sin_pio2(y));
   const float out = static_cast<float>(std::bit_cast<double>(std::bit_cast<uint64_t>(r) ^ ((n & 2u) << 62)));
   return std::bit_cast<float>(blend(std::bit_cast<uint32_t>(out), 0x7fc00000u, static_cast<uint32_t>(mag >= 0x7f800000u)));
@@ -391,7 +423,11 @@ KIR_VMATH_INLINE float sincos_f32(float x, uint64_t odd) {
 // (the exhaustive check found exactly this one): its result is set by input.
 KIR_VMATH_INLINE float sin_f32(float x) {
   const uint32_t u = std::bit_cast<uint32_t>(x), mag = u & 0x7fffffffu;
+#ifdef KIR_MUTANT_VMATH_SIN_LOSES_NEG_ZERO  // seeded mutant (backends/cpu/mutants/mutants.h)
+  uint32_t r = std::bit_cast<uint32_t>(sincos_f32(x, 0));
+#else
   uint32_t r = blend(std::bit_cast<uint32_t>(sincos_f32(x, 0)), u, static_cast<uint32_t>(mag == 0u));
+#endif
   r = blend(r, 0xbeb1fa5du ^ (u & 0x80000000u), static_cast<uint32_t>(mag == 0x46199998u));  // |x| = 0x1.33333p+13
   return std::bit_cast<float>(r);
 }
