@@ -149,6 +149,13 @@ void run_row_fusion(Program& P) {
     const size_t before = list.size();
     // Fuse the following nests into this one while they qualify.
     while (i + 1 < list.size()) {
+      // A Cover between two row loops (an implementation's coverage cell) reads no buffer and
+      // depends on nothing the loop defines: it moves ahead of the loop, which may then fuse.
+      if (list[i + 1]->kind == StmtKind::Cover) {
+        std::swap(list[i], list[i + 1]);
+        ++i;
+        continue;
+      }
       Stmt* next = row_loop(*list[i + 1]);
       if (!next || !same_expr(*first->hi, *next->hi) || !may_fuse(scan(P, *first), scan(P, *next))) break;
       const std::vector<std::pair<VarId, ExprP>> row = {{next->var, make_var(first->var, DType::Index)}};
