@@ -470,16 +470,9 @@ void Engine::check_budget(const Operation& op) {
 }
 
 void Engine::depth_exceeded(const Operation& site) {
-  std::string chain;
-  const size_t n = calls.size(), head = 3, tail = 3;
-  for (size_t i = 0; i < n; ++i) {
-    if (i == head && n > head + tail + 1) {
-      chain += " -> ... (" + std::to_string(n - head - tail) + " more)";
-      i = n - tail - 1;
-      continue;
-    }
-    chain += std::string(i ? " -> " : "") + "@" + calls[i].fn->name;
-  }
+  std::vector<const Function*> fns;
+  for (const auto& c : calls) fns.push_back(c.fn);
+  const std::string chain = call_chain_text(fns);
   fail(site, ErrorKind::Limit,
        "nesting depth limit of " + std::to_string(opts.max_depth) +
            " exceeded (helper calls and nested regions executing at once); calls: " + chain +

@@ -5,6 +5,20 @@
 
 namespace kir {
 
+std::string call_chain_text(const std::vector<const Function*>& chain) {
+  std::string text;
+  const size_t n = chain.size(), head = 3, tail = 3;
+  for (size_t i = 0; i < n; ++i) {
+    if (i == head && n > head + tail + 1) {
+      text += " -> ... (" + std::to_string(n - head - tail) + " more)";
+      i = n - tail - 1;
+      continue;
+    }
+    text += std::string(i ? " -> " : "") + "@" + chain[i]->name;
+  }
+  return text;
+}
+
 Value* Region::add_arg(Type t, std::string name) {
   auto v = std::make_unique<Value>();
   v->type = std::move(t);

@@ -63,6 +63,11 @@ class Operation {
 
 enum class FunctionKind { Kernel, Helper };
 
+class Function;
+// "@a -> @b -> @c": the functions of a call chain, outermost first; a chain longer than seven
+// keeps its first three and last three around "-> ... (N more)" (depth-limit messages).
+std::string call_chain_text(const std::vector<const Function*>& chain);
+
 class Function {
  public:
   FunctionKind kind = FunctionKind::Kernel;

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <deque>
@@ -87,8 +88,10 @@ void write_all(int fd, const std::string& s) {
         v = judge_case(p, &got, &expected);
       }
       if (p.module && !v.interp_fault.empty()) ++cov.cells[fault_cell(*p.module, v.interp_fault)];
-      std::string cells;
-      for (const auto& [n, c] : cov.cells) cells += (cells.empty() ? "" : ";") + n + "=" + std::to_string(c);
+      // One line on the pipe: serialize()'s lines joined by ';'.
+      std::string cells = cov.serialize();
+      if (!cells.empty()) cells.pop_back();
+      std::replace(cells.begin(), cells.end(), '\n', ';');
       if (!cells.empty()) write_all(fd, "C " + std::to_string(p.index) + "\t" + cells + "\n");
       auto line = [&](const char* tag, const CaseResult& r) {
         write_all(fd, tag + std::to_string(p.index) + "\t" + oracle::outcome_name(r.verdict.outcome) + "\t" +
@@ -294,8 +297,7 @@ CampaignSummary run_campaign(const CampaignOptions& o, std::ostream& log) {
         } else if (line.rfind("C ", 0) == 0) {
           const size_t tab = line.find('\t');
           std::string cells = tab == std::string::npos ? "" : line.substr(tab + 1);
-          for (char& ch : cells)
-            if (ch == ';') ch = '\n';
+          std::replace(cells.begin(), cells.end(), ';', '\n');
           sum.coverage.parse(cells);
         } else if (line.rfind("S ", 0) == 0) {
           w.current = std::stoll(line.substr(2));

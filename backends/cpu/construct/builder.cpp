@@ -457,16 +457,9 @@ const Operation* Builder::build_region(const Region& r) {
 
 // The interpreter's message (interp/engine.cpp), naming the helpers being inlined.
 void Builder::depth_exceeded(const Operation& site) const {
-  std::string chain;
-  const size_t n = frames_.size(), head = 3, tail = 3;
-  for (size_t i = 0; i < n; ++i) {
-    if (i == head && n > head + tail + 1) {
-      chain += " -> ... (" + std::to_string(n - head - tail) + " more)";
-      i = n - tail - 1;
-      continue;
-    }
-    chain += std::string(i ? " -> " : "") + "@" + frames_[i].fn->name;
-  }
+  std::vector<const Function*> fns;
+  for (const auto& f : frames_) fns.push_back(f.fn);
+  const std::string chain = call_chain_text(fns);
   fail_kind(site, "limit",
             "nesting depth limit of " + std::to_string(kMaxRegionDepth) +
                 " exceeded (helper calls and nested regions executing at once; the CPU backend inlines every "

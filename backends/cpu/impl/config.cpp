@@ -1,5 +1,6 @@
 // Loading and checking of config rows (config.h).
 #include "backends/cpu/impl/config.h"
+#include "backends/cpu/impl/yaml_where.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -16,11 +17,7 @@
 namespace kir::cpu {
 namespace {
 
-std::string at(const std::string& file, const YAML::Node& n) {
-  const auto m = n.Mark();
-  if (m.is_null()) return file;
-  return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
-}
+std::string at(const std::string& file, const YAML::Node& n) { return yaml_where(file, n.Mark()); }
 
 [[noreturn]] void fail(const std::string& file, const YAML::Node& n, const std::string& msg) {
   throw ConfigError(at(file, n) + ": error[config]: " + msg + rules::explain_hint("config"));
@@ -75,8 +72,7 @@ ConfigTable parse_config_rows(const std::string& text, const std::string& file) 
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    const std::string where = e.mark.is_null() ? file : file + ":" + std::to_string(e.mark.line + 1) + ":" +
-                                                           std::to_string(e.mark.column + 1);
+    const std::string where = yaml_where(file, e.mark);
     throw ConfigError(where + ": error[config]: YAML does not parse: " + e.msg + rules::explain_hint("config"));
   }
   if (!root.IsMap()) throw ConfigError(file + ":1:1: error[config]: config rows: expected a mapping with `rows`" + rules::explain_hint("config"));

@@ -1,5 +1,6 @@
 // Loading and checking of the vector math breakpoint catalogue (vmath_breakpoints.h).
 #include "backends/cpu/impl/vmath_breakpoints.h"
+#include "backends/cpu/impl/yaml_where.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -18,11 +19,7 @@ namespace {
 
 const char* const kFile = "backends/cpu/impl/vmath_breakpoints.yaml";
 
-std::string at(const std::string& file, const YAML::Node& n) {
-  const auto m = n.Mark();
-  if (m.is_null()) return file;
-  return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
-}
+std::string at(const std::string& file, const YAML::Node& n) { return yaml_where(file, n.Mark()); }
 
 [[noreturn]] void fail(const std::string& file, const YAML::Node& n, const std::string& msg) {
   throw BreakpointError(at(file, n) + ": error: vmath breakpoints: " + msg);
@@ -88,8 +85,7 @@ std::vector<MathBreakpoint> parse_vmath_breakpoints(const std::string& text, con
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    const std::string where = e.mark.is_null() ? file : file + ":" + std::to_string(e.mark.line + 1) + ":" +
-                                                           std::to_string(e.mark.column + 1);
+    const std::string where = yaml_where(file, e.mark);
     throw BreakpointError(where + ": error: vmath breakpoints: YAML does not parse: " + e.msg);
   }
   if (!root.IsMap()) throw BreakpointError(file + ":1:1: error: vmath breakpoints: expected a mapping with `functions`");

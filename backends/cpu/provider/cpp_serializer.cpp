@@ -30,7 +30,10 @@ class Writer {
   int task_depth = 0;         // inside a task body (a lambda): `return;` leaves the task
   // The fault order of the code being written (kir_gen::fault): the task variable of the ordered
   // partition it is in, or kir_gen::kUnordered.
-  std::string fault_order = "kir_gen::kUnordered";
+  static constexpr const char* kUnordered = "kir_gen::kUnordered";
+  std::string fault_order = kUnordered;
+  // The fault order as a trailing argument of kir_gen::fault/stopped ("" when unordered).
+  std::string order_arg() const { return fault_order == kUnordered ? "" : ", " + fault_order; }
 
   std::ostream& line() {
     for (int i = 0; i < indent; ++i) out << "  ";
@@ -161,14 +164,14 @@ class Writer {
   void check_status() {
     line() << "if (__builtin_expect(st_ != 0, 0)) { kir_gen::fault(call, st_, {";
     for (size_t i = 0; i < coords.size(); ++i) out << (i ? ", " : "") << var(coords[i]);
-    out << "}" << (fault_order == "kir_gen::kUnordered" ? "" : ", " + fault_order) << "); " << (runs_on() ? "st_ = 0;" : leave())
+    out << "}" << order_arg() << "); " << (runs_on() ? "st_ = 0;" : leave())
         << " }\n";
   }
 
   // Inside a task, a fault elsewhere ends this task's work too (kir_gen::stopped).
   void check_stopped() {
     if (task_depth && !runs_on())
-      line() << "if (__builtin_expect(kir_gen::stopped(call" << (fault_order == "kir_gen::kUnordered" ? "" : ", " + fault_order)
+      line() << "if (__builtin_expect(kir_gen::stopped(call" << order_arg()
              << "), 0)) return;\n";
   }
 
@@ -270,7 +273,7 @@ class Writer {
         // The blocks of a partitioned loop run in the language's order of the loop: the fault of
         // the lowest block is the first (its tasks are an ordered partition).
         const std::string outer = fault_order;
-        if (s.unique_writes && fault_order == "kir_gen::kUnordered") fault_order = var(s.var);
+        if (s.unique_writes && fault_order == kUnordered) fault_order = var(s.var);
         check_stopped();
         declare_carries(s.body);
         // A `parallel` point is a fault coordinate; the blocks of a partitioned loop are not
@@ -313,7 +316,7 @@ class Writer {
                  << "if (!call->faulted) kir_gen::fault(call, (kir_gen::Status(" << s.op_id << ") << 8) | KIR_FAULT_BUDGET, {}); break; }\n";
         else
           line() << "if (it_" << s.op_id << "_" << indent - 1 << " >= 2000000000) { kir_gen::fault(call, (kir_gen::Status("
-                 << s.op_id << ") << 8) | KIR_FAULT_BUDGET, {}" << (fault_order == "kir_gen::kUnordered" ? "" : ", " + fault_order)
+                 << s.op_id << ") << 8) | KIR_FAULT_BUDGET, {}" << order_arg()
                  << "); " << leave() << " }\n";
         check_stopped();
         stmts(s.body);
